@@ -1,0 +1,28 @@
+# pla-verify: two commands do everything on a fresh machine.
+#   make run   -- set up .venv on first use, run PLA with proof checks on generated data, build the site
+#   make test  -- set up .venv on first use, run the whole suite (tests, strict docs build, browser check)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup docs serve bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	@mkdir -p build
+	$(BIN)/pla make-data --n 40 --d 2 --margin 1/10 --seed 1 build/example.dat
+	$(BIN)/pla run build/example.dat --steps
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf build site $(VENV)

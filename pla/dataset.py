@@ -1,0 +1,198 @@
+"""The exact data model: every example stored as integers over one common positive scale.
+
+Scaling every row by the same positive number leaves the PLA trajectory unchanged (every sign is
+kept and w scales by the same factor), so a data set is kept as integer rows over one common
+denominator ``scale``: ``X[n][i] == Fraction(rows[n][i], scale)``.  Rows are never scaled
+differently from each other.
+
+>>> ds = Dataset.from_rows([["0.5", 1], [-1, "1/3"]], [1, -1])
+>>> ds.scale, ds.rows
+(6, ((6, 3, 6), (6, -6, 2)))
+>>> ds.X[1]
+(Fraction(1, 1), Fraction(-1, 1), Fraction(1, 3))
+>>> ds.n, ds.d, ds.dim
+(2, 2, 3)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from math import gcd, lcm
+from typing import Iterable, Sequence
+
+from pla.exact import to_fraction
+
+__all__ = ["Dataset", "DataError"]
+
+
+class DataError(ValueError):
+    """Bad input data, located in a file: ``str(error)`` is ``FILE:LINE: what is wrong``.
+
+    >>> str(DataError("train.dat", 3, "expected 5 columns, found 4"))
+    'train.dat:3: expected 5 columns, found 4'
+    """
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """An immutable, exact, labelled data set (labels ±1), bias column first when ``bias``.
+
+    Build one with :meth:`from_rows` or :func:`pla.load`; the constructor expects the canonical
+    integer form (smallest common scale) and checks it.
+    """
+
+    rows: tuple[tuple[int, ...], ...]
+    scale: int
+    labels: tuple[int, ...]
+    bias: bool = True
+    source: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.rows:
+            raise ValueError("a data set needs at least one example")
+        if len(self.rows) != len(self.labels):
+            raise ValueError(f"{len(self.rows)} rows but {len(self.labels)} labels")
+        if not isinstance(self.scale, int) or self.scale <= 0:
+            raise ValueError("scale must be a positive integer")
+        dim = len(self.rows[0])
+        if dim == 0:
+            raise ValueError("examples need at least one coordinate")
+        for row in self.rows:
+            if len(row) != dim:
+                raise ValueError("all rows must have the same length")
+        for y in self.labels:
+            if y != 1 and y != -1:
+                raise ValueError(f"labels must be +1 or -1, not {y!r}")
+        if gcd(self.scale, *(v for row in self.rows for v in row)) != 1:
+            raise ValueError("rows and scale are not in lowest terms; use Dataset.from_rows")
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_rows(
+        cls,
+        X: Iterable[Sequence[object]],
+        y: Iterable[object],
+        *,
+        bias: bool = True,
+        source: str | None = None,
+    ) -> "Dataset":
+        """Build a data set from feature rows (ints, Fractions or numeric strings) and ±1 labels.
+
+        With ``bias=True`` the coordinate x₀ = 1 is prepended to every row.
+
+        >>> Dataset.from_rows([[3, 3], [1, 1]], [1, -1]).X[0]
+        (Fraction(1, 1), Fraction(3, 1), Fraction(3, 1))
+        """
+        fractions_rows = [tuple(to_fraction(v) for v in row) for row in X]
+        labels = tuple(_label(v) for v in y)
+        if bias:
+            fractions_rows = [(Fraction(1),) + row for row in fractions_rows]
+        return cls.from_fractions(fractions_rows, labels, bias=bias, source=source)
+
+    @classmethod
+    def from_fractions(
+        cls,
+        rows: Sequence[Sequence[Fraction]],
+        labels: Sequence[int],
+        *,
+        bias: bool,
+        source: str | None = None,
+    ) -> "Dataset":
+        """Build from rows of Fractions that already include the bias column when ``bias``."""
+        scale = lcm(1, *{v.denominator for row in rows for v in row})
+        int_rows = tuple(tuple(v.numerator * (scale // v.denominator) for v in row) for row in rows)
+        return cls.from_integers(int_rows, scale, tuple(labels), bias=bias, source=source)
+
+    @classmethod
+    def from_integers(
+        cls,
+        rows: Sequence[Sequence[int]],
+        scale: int,
+        labels: Sequence[int],
+        *,
+        bias: bool,
+        source: str | None = None,
+    ) -> "Dataset":
+        """Build from integer rows over a common positive ``scale``, reducing to lowest terms.
+
+        >>> Dataset.from_integers([[2, 4], [2, -2]], 2, [1, -1], bias=True).rows
+        ((1, 2), (1, -1))
+        """
+        g = gcd(scale, *(v for row in rows for v in row))
+        if g > 1:
+            rows = [[v // g for v in row] for row in rows]
+            scale //= g
+        return cls(tuple(tuple(r) for r in rows), scale, tuple(labels), bias, source)
+
+    # ----------------------------------------------------------------- views
+    @property
+    def n(self) -> int:
+        """Number of examples."""
+        return len(self.rows)
+
+    @property
+    def dim(self) -> int:
+        """Length of each example vector (features plus the bias coordinate when ``bias``)."""
+        return len(self.rows[0])
+
+    @property
+    def d(self) -> int:
+        """Number of features, not counting the bias coordinate."""
+        return self.dim - 1 if self.bias else self.dim
+
+    @cached_property
+    def X(self) -> tuple[tuple[Fraction, ...], ...]:
+        """The examples as exact Fractions (bias coordinate first when ``bias``)."""
+        s = self.scale
+        return tuple(tuple(Fraction(v, s) for v in row) for row in self.rows)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """SHA-256 of the canonical exact data (scale, integer rows, labels, bias flag).
+
+        Equal exact data give equal fingerprints, however the numbers were written.
+
+        >>> a = Dataset.from_rows([["0.5"]], [1]); b = Dataset.from_rows([["1/2"]], ["+1"])
+        >>> a.fingerprint == b.fingerprint
+        True
+        """
+        h = hashlib.sha256()
+        h.update(f"pla-verify-data/1\n{self.n} {self.dim} {int(self.bias)} {self.scale}\n".encode())
+        for y, row in zip(self.labels, self.rows):
+            h.update((f"{y} " + " ".join(map(str, row)) + "\n").encode())
+        return h.hexdigest()
+
+    @cached_property
+    def squared_norms(self) -> tuple[Fraction, ...]:
+        """‖xₙ‖² for every example, exactly."""
+        s2 = self.scale * self.scale
+        return tuple(Fraction(sum(v * v for v in row), s2) for row in self.rows)
+
+    def with_labels(self, labels: Sequence[int]) -> "Dataset":
+        """The same examples with other labels."""
+        return Dataset(self.rows, self.scale, tuple(labels), self.bias, self.source)
+
+    def subset(self, indices: Sequence[int]) -> "Dataset":
+        """The examples at ``indices``, in that order (reduced to lowest terms again)."""
+        return Dataset.from_integers(
+            [self.rows[i] for i in indices], self.scale, [self.labels[i] for i in indices],
+            bias=self.bias, source=self.source,
+        )
+
+
+def _label(value: object) -> int:
+    f = to_fraction(value)
+    if f == 1:
+        return 1
+    if f == -1:
+        return -1
+    raise ValueError(f"label {value!r} is not +1 or -1")

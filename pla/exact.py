@@ -1,0 +1,146 @@
+"""Exact numbers from text: decimals, exponents and ``p/q`` become rationals, never floats.
+
+>>> parse_number("0.97681")
+(97681, 100000)
+>>> parse_number("-3/6")
+(-1, 2)
+>>> parse_number("1e-3")
+(1, 1000)
+>>> format_fraction(Fraction(6, 4))
+'3/2'
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from math import gcd
+
+__all__ = [
+    "NumberError",
+    "MAX_EXPONENT",
+    "MAX_DIGITS",
+    "parse_number",
+    "parse_fraction",
+    "format_fraction",
+    "to_fraction",
+]
+
+#: The largest decimal exponent accepted in ``1eN`` (``10**100000`` is already 100,001 digits).
+MAX_EXPONENT = 100_000
+#: The largest number of digits accepted in one number (numerator or denominator).
+MAX_DIGITS = 200_000
+
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?", re.ASCII)
+_RATIO = re.compile(r"([+-]?\d+)\s*[/%]\s*([+-]?\d+)", re.ASCII)
+
+
+class NumberError(ValueError):
+    """A token that is not an exact number; the message says why, in a few words."""
+
+
+def parse_number(token: str) -> tuple[int, int]:
+    """Parse one number exactly and return it reduced as ``(numerator, denominator)``.
+
+    Accepted: integers (``-7``, ``+3``), decimals (``0.5``, ``.5``, ``5.``), scientific notation
+    (``1e-3``, ``2.5E+4``) and ratios (``p/q``, and ``p % q`` as written by the Coq benchmark data).
+    Refused with :class:`NumberError`: NaN, infinities, a zero denominator, anything else.
+
+    >>> parse_number("+1")
+    (1, 1)
+    >>> parse_number("10 % 4")
+    (5, 2)
+    """
+    text = token.strip()
+    if not text:
+        raise NumberError("empty number")
+    if len(text) > MAX_DIGITS + 32:
+        raise NumberError(f"number too long ({len(text)} characters; limit {MAX_DIGITS} digits)")
+    if not text.isascii():
+        raise NumberError(f"{_shorten(text)!r} is not a number")
+    # Fast path: a plain integer.
+    if text.isdigit() or (text[0] in "+-" and text[1:].isdigit()):
+        return int(text), 1
+    ratio = _RATIO.fullmatch(text)
+    if ratio is not None:
+        num, den = int(ratio.group(1)), int(ratio.group(2))
+        if den == 0:
+            raise NumberError(f"zero denominator in {text!r}")
+        if den < 0:
+            num, den = -num, -den
+        g = gcd(num, den)
+        return num // g, den // g
+    m = _DECIMAL.fullmatch(text)
+    if m is None or not (m.group(2) or m.group(3)):
+        lowered = text.lower().lstrip("+-")
+        if lowered in ("nan", "inf", "infinity"):
+            raise NumberError(f"{text!r} is not a finite number")
+        raise NumberError(f"{_shorten(text)!r} is not a number")
+    sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+    num = int(whole + frac) if (whole + frac) else 0
+    den_exp = len(frac)
+    if exp is not None:
+        e = int(exp)
+        if abs(e) > MAX_EXPONENT:
+            raise NumberError(f"exponent {e} is too large (limit {MAX_EXPONENT})")
+        den_exp -= e
+    if num == 0:
+        return 0, 1
+    if den_exp >= 0:
+        den = 10**den_exp
+    else:
+        num *= 10 ** (-den_exp)
+        den = 1
+    if sign == "-":
+        num = -num
+    g = gcd(num, den)
+    return num // g, den // g
+
+
+def parse_fraction(token: str) -> Fraction:
+    """Parse one number exactly into a :class:`~fractions.Fraction`.
+
+    >>> parse_fraction("0.1") == Fraction(1, 10)
+    True
+    """
+    num, den = parse_number(token)
+    return Fraction(num, den)
+
+
+def to_fraction(value: object) -> Fraction:
+    """Convert an int, Fraction or numeric string to a Fraction exactly; floats are refused.
+
+    Floats are refused because their binary value is rarely the number that was meant
+    (``0.1`` is not 1/10); pass a string instead.
+
+    >>> to_fraction("2/4")
+    Fraction(1, 2)
+    """
+    if isinstance(value, bool):
+        raise TypeError("a bool is not a number here")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        return parse_fraction(value)
+    if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, float):
+        return Fraction(int(value.numerator), int(value.denominator))  # type: ignore[attr-defined]
+    if type(value).__name__.startswith(("int", "uint")) and hasattr(value, "__index__"):
+        return Fraction(int(value))  # numpy integers
+    raise TypeError(
+        f"{value!r} ({type(value).__name__}) is not exact; pass an int, a Fraction or a string"
+    )
+
+
+def format_fraction(value: Fraction | int) -> str:
+    """The canonical text of an exact number: ``p`` or ``p/q`` (Python's ``str(Fraction)``).
+
+    >>> format_fraction(Fraction(-4, 2))
+    '-2'
+    """
+    return str(Fraction(value))
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."

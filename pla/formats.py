@@ -1,0 +1,323 @@
+"""Reading data files exactly: ``dat``, ``csv``, ``coq`` and ``libsvm``.
+
+Every number is read as an exact rational (``0.1`` is 1/10, ``1e-3`` is 1/1000, ``2/3`` is 2/3);
+nothing goes through a float.  Any problem raises :class:`~pla.dataset.DataError` naming the file
+and the line.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "tiny.dat")
+>>> _ = open(path, "w").write("3 3 +1\\n4 3 1\\n1 1 -1\\n")
+>>> ds = load(path)
+>>> ds.n, ds.d, ds.X[2]
+(3, 2, (Fraction(1, 1), Fraction(1, 1), Fraction(1, 1)))
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from math import lcm
+from typing import Iterator, Literal
+
+from pla.dataset import DataError, Dataset
+from pla.exact import NumberError, parse_number
+
+__all__ = ["load", "loads", "FORMATS", "format_for_path", "LabelScheme"]
+
+FORMATS = ("dat", "csv", "coq", "libsvm")
+LabelScheme = Literal["pm1", "01"]
+
+_EXTENSIONS = {
+    ".dat": "dat", ".txt": "dat", ".data": "dat",
+    ".csv": "csv",
+    ".coq": "coq",
+    ".libsvm": "libsvm", ".svm": "libsvm", ".svmlight": "libsvm",
+}
+
+
+def format_for_path(path: str) -> str:
+    """The format implied by a file name's extension (``dat`` when it says nothing).
+
+    >>> format_for_path("train.csv"), format_for_path("a.svm"), format_for_path("x")
+    ('csv', 'libsvm', 'dat')
+    """
+    return _EXTENSIONS.get(os.path.splitext(path)[1].lower(), "dat")
+
+
+def load(
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    *,
+    labels: LabelScheme = "pm1",
+    bias: bool = True,
+    label_column: int | str | None = None,
+    features: int | None = None,
+) -> Dataset:
+    """Read a data file exactly.
+
+    ``format`` is one of :data:`FORMATS` (default: from the extension, else ``dat``).
+    ``labels`` is ``"pm1"`` (labels ±1, also written ``+1``, ``1.0``, ``-1.0``) or ``"01"``
+    (0 → −1, 1 → +1; coq files are always 0/1).  ``bias`` prepends x₀ = 1.  ``label_column``
+    (csv only) is a 0-based column number (negative counts from the end) or a header name; the
+    default is the last column.  ``features`` (libsvm only) fixes the number of features.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
+    return loads(raw, path=path, format=format or format_for_path(path), labels=labels,
+                 bias=bias, label_column=label_column, features=features)
+
+
+def loads(
+    raw: bytes | str,
+    *,
+    path: str = "<data>",
+    format: str = "dat",
+    labels: LabelScheme = "pm1",
+    bias: bool = True,
+    label_column: int | str | None = None,
+    features: int | None = None,
+) -> Dataset:
+    """Parse the text of a data file (bytes are decoded as strict UTF-8); see :func:`load`.
+
+    >>> loads("0 1 1\\n1 0 0\\n", format="dat", labels="01").labels
+    (1, -1)
+    """
+    if format not in FORMATS:
+        raise DataError(path, 0, f"unknown format {format!r} (choose from {', '.join(FORMATS)})")
+    if labels not in ("pm1", "01"):
+        raise DataError(path, 0, f"unknown label scheme {labels!r} (pm1 or 01)")
+    text = _decode(raw, path)
+    lines = list(_data_lines(text))
+    if not text.strip():
+        raise DataError(path, 1, "empty file")
+    if not lines:
+        raise DataError(path, text.count("\n") + 1, "no data (only blank or comment lines)")
+    reader = _Reader(path, "01" if format == "coq" else labels)
+    if format == "dat":
+        parsed = _parse_dat(lines, reader)
+    elif format == "csv":
+        parsed = _parse_csv(lines, reader, label_column)
+    elif format == "coq":
+        parsed = _parse_coq(lines, reader, text.count("\n") + 1)
+    else:
+        parsed = _parse_libsvm(lines, reader, features)
+    return _assemble(parsed, bias=bias, source=path)
+
+
+# ----------------------------------------------------------------------------- internals
+@dataclass(frozen=True)
+class _Parsed:
+    rows: list[list[tuple[int, int]]]
+    labels: list[int]
+
+
+class _Reader:
+    """Turns tokens into exact numbers and labels, raising located errors."""
+
+    def __init__(self, path: str, labels: str) -> None:
+        self.path = path
+        self.labels = labels
+
+    def error(self, line: int, message: str) -> DataError:
+        return DataError(self.path, line, message)
+
+    def number(self, token: str, line: int, what: str = "value") -> tuple[int, int]:
+        try:
+            return parse_number(token)
+        except NumberError as exc:
+            raise self.error(line, f"{what}: {exc}") from None
+
+    def label(self, token: str, line: int) -> int:
+        num, den = self.number(token, line, "label")
+        if den == 1:
+            if self.labels == "pm1" and num in (1, -1):
+                return num
+            if self.labels == "01" and num in (0, 1):
+                return 1 if num == 1 else -1
+        allowed = "0 or 1" if self.labels == "01" else "+1 or -1 (use --labels 01 for 0/1 labels)"
+        shown = token if len(token) <= 20 else token[:20] + "..."
+        raise self.error(line, f"label {shown!r} is not {allowed}")
+
+
+def _decode(raw: bytes | str, path: str) -> str:
+    if isinstance(raw, str):
+        text = raw
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise DataError(path, line, f"invalid UTF-8 (byte {exc.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise DataError(path, line, "binary data (NUL byte)")
+    return text
+
+
+def _data_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, stripped text) of every line that is neither blank nor a # comment."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+
+
+def _parse_dat(lines: list[tuple[int, str]], reader: _Reader) -> _Parsed:
+    rows: list[list[tuple[int, int]]] = []
+    labels: list[int] = []
+    width = None
+    for number, line in lines:
+        tokens = line.split()
+        if width is None:
+            width = len(tokens)
+            if width < 2:
+                raise reader.error(number, "expected features and a label, found 1 column")
+        elif len(tokens) != width:
+            raise reader.error(number, f"expected {width} columns, found {len(tokens)}")
+        rows.append([reader.number(tok, number) for tok in tokens[:-1]])
+        labels.append(reader.label(tokens[-1], number))
+    return _Parsed(rows, labels)
+
+
+def _parse_csv(
+    lines: list[tuple[int, str]], reader: _Reader, label_column: int | str | None
+) -> _Parsed:
+    first_number, first_line = lines[0]
+    first_fields = [f.strip() for f in first_line.split(",")]
+    header: list[str] | None = None
+    if all(not _is_number(f) for f in first_fields):
+        header = first_fields
+        lines = lines[1:]
+        if not lines:
+            raise reader.error(first_number, "no data after the header row")
+    width = len(header) if header is not None else len(first_fields)
+    if width < 2:
+        raise reader.error(first_number, "expected features and a label, found 1 column")
+    column = _label_index(label_column, header, width, reader, first_number)
+    rows: list[list[tuple[int, int]]] = []
+    labels: list[int] = []
+    for number, line in lines:
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != width:
+            raise reader.error(number, f"expected {width} columns, found {len(fields)}")
+        row = []
+        for i, field_text in enumerate(fields):
+            if not field_text:
+                raise reader.error(number, f"empty field in column {i + 1}")
+            if i != column:
+                row.append(reader.number(field_text, number, f"column {i + 1}"))
+        rows.append(row)
+        labels.append(reader.label(fields[column], number))
+    return _Parsed(rows, labels)
+
+
+def _label_index(
+    label_column: int | str | None, header: list[str] | None, width: int, reader: _Reader, line: int
+) -> int:
+    if label_column is None:
+        return width - 1
+    if isinstance(label_column, str):
+        try:
+            label_column = int(label_column)
+        except ValueError:
+            if header is None or label_column not in header:
+                raise reader.error(line, f"no column named {label_column!r} in the header") from None
+            return header.index(label_column)
+    if not -width <= label_column < width:
+        raise reader.error(line, f"label column {label_column} is outside the {width} columns")
+    return label_column % width
+
+
+def _is_number(token: str) -> bool:
+    try:
+        parse_number(token)
+    except NumberError:
+        return False
+    return True
+
+
+def _parse_coq(lines: list[tuple[int, str]], reader: _Reader, last_line: int) -> _Parsed:
+    def count(index: int, what: str) -> int:
+        if index >= len(lines):
+            raise reader.error(last_line, f"missing the {what} on line {index + 1} of a coq file")
+        number, text = lines[index]
+        num, den = reader.number(text, number, what)
+        if den != 1 or num < 0:
+            raise reader.error(number, f"{what} must be a non-negative integer, not {text!r}")
+        return num
+
+    n = count(0, "number of examples")
+    d = count(1, "number of features")
+    if n == 0:
+        raise reader.error(lines[0][0], "a coq file with 0 examples has no data")
+    expected = 2 + n * (d + 1)
+    if len(lines) < expected:
+        found = (len(lines) - 2) // (d + 1)
+        raise reader.error(last_line, f"the header says {n} examples of {d} features, "
+                                      f"but the file ends after {found} complete examples")
+    if len(lines) > expected:
+        raise reader.error(lines[expected][0], f"more lines than the header's {n} examples "
+                                               f"of {d} features")
+    rows: list[list[tuple[int, int]]] = []
+    labels: list[int] = []
+    position = 2
+    for _ in range(n):
+        number, text = lines[position]
+        labels.append(reader.label(text, number))
+        row = []
+        for k in range(1, d + 1):
+            number, text = lines[position + k]
+            row.append(reader.number(text, number))
+        rows.append(row)
+        position += d + 1
+    return _Parsed(rows, labels)
+
+
+def _parse_libsvm(
+    lines: list[tuple[int, str]], reader: _Reader, features: int | None
+) -> _Parsed:
+    sparse_rows: list[dict[int, tuple[int, int]]] = []
+    labels: list[int] = []
+    top = 0
+    for number, line in lines:
+        tokens = line.split()
+        labels.append(reader.label(tokens[0], number))
+        entries: dict[int, tuple[int, int]] = {}
+        previous = 0
+        for token in tokens[1:]:
+            index_text, sep, value_text = token.partition(":")
+            if not sep or not index_text.isdigit() or not index_text.isascii():
+                raise reader.error(number, f"expected index:value, found {token[:30]!r}")
+            index = int(index_text)
+            if index < 1:
+                raise reader.error(number, f"feature index {index} (indices start at 1)")
+            if index <= previous:
+                raise reader.error(number, f"feature index {index} after {previous} "
+                                           "(indices must increase)")
+            if features is not None and index > features:
+                raise reader.error(number, f"feature index {index} > --features {features}")
+            entries[index] = reader.number(value_text, number, f"feature {index}")
+            previous = index
+        top = max(top, previous)
+        sparse_rows.append(entries)
+    d = features if features is not None else top
+    if d == 0:
+        raise reader.error(lines[0][0], "no features in any example")
+    zero = (0, 1)
+    rows = [[entries.get(i, zero) for i in range(1, d + 1)] for entries in sparse_rows]
+    return _Parsed(rows, labels)
+
+
+def _assemble(parsed: _Parsed, *, bias: bool, source: str) -> Dataset:
+    scale = lcm(1, *{den for row in parsed.rows for _, den in row})
+    int_rows = [[num * (scale // den) if den != scale else num for num, den in row]
+                for row in parsed.rows]
+    if bias:
+        int_rows = [[scale] + row for row in int_rows]
+    return Dataset.from_integers(int_rows, scale, parsed.labels, bias=bias, source=source)

@@ -1,0 +1,428 @@
+"""Exact PLA: two engines (a Fraction reference and the integer default) that agree step for step.
+
+The rule (Rosenblatt; the notes' PLA): start at w₀ (default 0); find a mistake (xₙ, yₙ); update
+w ← w + η·yₙ·xₙ; stop when there is no mistake.  Every update is recorded as a :class:`Step`.
+
+>>> from pla.dataset import Dataset
+>>> ds = Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> r = run(ds, order="first")
+>>> r.updates, r.halted, [str(v) for v in r.w]
+(7, True, ['-3', '1', '1'])
+>>> [s.index + 1 for s in r.steps]      # the textbook's sequence x1, x3, x3, x3, x1, x3, x3
+[1, 3, 3, 3, 1, 3, 3]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from operator import mul
+from typing import Callable, Literal, Sequence
+
+from pla.dataset import Dataset
+from pla.exact import to_fraction
+
+__all__ = [
+    "ORDERS", "ZERO_CONVENTIONS", "ENGINES", "DEFAULT_MAX_UPDATES",
+    "RunOptions", "Step", "Result", "is_mistake", "run", "Perceptron", "OptionError",
+]
+
+Order = Literal["cyclic", "first", "random-cycle", "random"]
+Zero = Literal["mistake", "positive", "negative", "correct"]
+ORDERS: tuple[str, ...] = ("cyclic", "first", "random-cycle", "random")
+ZERO_CONVENTIONS: tuple[str, ...] = ("mistake", "positive", "negative", "correct")
+ENGINES: tuple[str, ...] = ("default", "reference")
+DEFAULT_MAX_UPDATES = 1_000_000
+
+
+class OptionError(ValueError):
+    """An option that makes no sense (unknown order, η ≤ 0, a w₀ of the wrong length, ...)."""
+
+
+def is_mistake(score: Fraction | int, y: int, zero: str = "mistake") -> bool:
+    """Whether a point with label ``y`` and score ``w·x`` is a mistake under a sign(0) convention.
+
+    ``mistake``: y·w·x ≤ 0 (a zero score is a mistake).  ``positive``: sign(0) = +1.
+    ``negative``: sign(0) = −1.  ``correct``: only y·w·x < 0 (a zero score is never a mistake).
+
+    >>> [is_mistake(0, 1, z) for z in ("mistake", "positive", "negative", "correct")]
+    [True, False, True, False]
+    >>> [is_mistake(0, -1, z) for z in ("mistake", "positive", "negative", "correct")]
+    [True, True, False, False]
+    """
+    if score != 0:
+        return (score > 0) != (y > 0)
+    if zero == "mistake":
+        return True
+    if zero == "positive":
+        return y < 0
+    if zero == "negative":
+        return y > 0
+    if zero == "correct":
+        return False
+    raise OptionError(f"unknown zero convention {zero!r}")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything that determines a run besides the data.
+
+    >>> RunOptions(eta="1/2").eta
+    Fraction(1, 2)
+    """
+
+    order: str = "cyclic"
+    seed: int = 0
+    eta: Fraction = Fraction(1)
+    w0: tuple[Fraction, ...] | None = None
+    zero: str = "mistake"
+    max_updates: int = DEFAULT_MAX_UPDATES
+
+    def __post_init__(self) -> None:
+        if self.order not in ORDERS:
+            raise OptionError(f"unknown order {self.order!r} (choose from {', '.join(ORDERS)})")
+        if self.zero not in ZERO_CONVENTIONS:
+            raise OptionError(f"unknown zero convention {self.zero!r} "
+                              f"(choose from {', '.join(ZERO_CONVENTIONS)})")
+        eta = to_fraction(self.eta)
+        if eta <= 0:
+            raise OptionError(f"the learning rate must be positive, not {eta}")
+        object.__setattr__(self, "eta", eta)
+        if self.w0 is not None:
+            object.__setattr__(self, "w0", tuple(to_fraction(v) for v in self.w0))
+        if not isinstance(self.max_updates, int) or self.max_updates < 0:
+            raise OptionError("max_updates must be a non-negative integer")
+        if not isinstance(self.seed, int):
+            raise OptionError("seed must be an integer")
+
+    def initial_weights(self, dim: int) -> tuple[Fraction, ...]:
+        """w₀ for vectors of length ``dim`` (zeros unless given)."""
+        if self.w0 is None:
+            return (Fraction(0),) * dim
+        if len(self.w0) != dim:
+            raise OptionError(f"w0 has {len(self.w0)} entries but the examples have {dim} "
+                              "(bias first)")
+        return self.w0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One update: w_after = w_before + η·y·x, made because x (row ``index``) was a mistake.
+
+    ``t`` counts updates from 0: step ``t`` maps wₜ to wₜ₊₁.  ``score`` is wₜ·x.
+    """
+
+    t: int
+    index: int
+    y: int
+    x: tuple[Fraction, ...]
+    score: Fraction
+    w_before: tuple[Fraction, ...]
+    w_after: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a run: final ``w`` (bias first), counts, and the recorded steps."""
+
+    w: tuple[Fraction, ...]
+    updates: int
+    epochs: int
+    halted: bool
+    options: RunOptions
+    steps: tuple[Step, ...] = field(default=(), repr=False)
+
+
+StepCallback = Callable[[Step], None]
+
+
+def run(
+    dataset: Dataset,
+    order: str = "cyclic",
+    *,
+    seed: int = 0,
+    eta: object = 1,
+    w0: Sequence[object] | None = None,
+    zero: str = "mistake",
+    max_updates: int = DEFAULT_MAX_UPDATES,
+    engine: str = "default",
+    keep_steps: bool = True,
+    on_step: StepCallback | None = None,
+    options: RunOptions | None = None,
+) -> Result:
+    """Run PLA exactly on ``dataset``.
+
+    ``order``: ``cyclic`` (visit 1..N, update on a mistake and go on with the next point, halt
+    after N consecutive correct points), ``first`` (after each update rescan from the first
+    point), ``random-cycle`` (one permutation from ``seed``, then cyclic), ``random`` (a random
+    point from ``seed`` at each visit; halts as soon as no mistake is left).  ``eta`` is a
+    positive rational, ``w0`` the initial weights (bias first), ``zero`` the sign(0) convention
+    (see :func:`is_mistake`).  At most ``max_updates`` updates: a run that needs more ends with
+    ``halted=False``.  ``epochs`` counts passes over the data as in the pass-based formulation
+    (a cyclic run whose updates all fall in its first two passes has 3 epochs); for ``first`` it
+    counts scans from the first point; for ``random`` it is ⌈visits / N⌉ (at least 1).
+
+    >>> from pla.dataset import Dataset
+    >>> ds = Dataset.from_rows([[1], [-1]], [1, -1], bias=False)
+    >>> r = run(ds, eta="1/2")
+    >>> r.w, r.updates, r.epochs
+    ((Fraction(1, 2),), 1, 2)
+    """
+    if options is None:
+        options = RunOptions(order=order, seed=seed, eta=eta, w0=None if w0 is None else tuple(w0),
+                             zero=zero, max_updates=max_updates)
+    options.initial_weights(dataset.dim)  # validates the length of w0
+    if engine not in ENGINES:
+        raise OptionError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    steps: list[Step] = []
+    callback: StepCallback | None
+    if keep_steps and on_step is not None:
+        def callback(step: Step) -> None:
+            steps.append(step)
+            on_step(step)
+    elif keep_steps:
+        callback = steps.append
+    else:
+        callback = on_step
+    implementation = _reference_engine if engine == "reference" else _integer_engine
+    w, updates, epochs, halted = implementation(dataset, options, callback)
+    return Result(w=w, updates=updates, epochs=epochs, halted=halted, options=options,
+                  steps=tuple(steps))
+
+
+def visiting_order(n: int, options: RunOptions) -> list[int]:
+    """The cyclic visiting order: 0..n−1, or one seeded permutation for ``random-cycle``.
+
+    >>> visiting_order(5, RunOptions(order="random-cycle", seed=1))
+    [2, 3, 4, 0, 1]
+    """
+    order = list(range(n))
+    if options.order == "random-cycle":
+        random.Random(options.seed).shuffle(order)
+    return order
+
+
+# ----------------------------------------------------------------------------- reference engine
+def _reference_engine(
+    ds: Dataset, options: RunOptions, on_step: StepCallback | None
+) -> tuple[tuple[Fraction, ...], int, int, bool]:
+    """Plain Fractions, every score recomputed from scratch: slow and obviously right."""
+    X, Y, N = ds.X, ds.labels, ds.n
+    eta, zero = options.eta, options.zero
+    w = list(options.initial_weights(ds.dim))
+    updates = 0
+
+    def score(i: int) -> Fraction:
+        return sum((wi * xi for wi, xi in zip(w, X[i])), Fraction(0))
+
+    def update(i: int, s: Fraction) -> None:
+        nonlocal w, updates
+        new = [wi + eta * Y[i] * xi for wi, xi in zip(w, X[i])]
+        if on_step is not None:
+            on_step(Step(updates, i, Y[i], X[i], s, tuple(w), tuple(new)))
+        w = new
+        updates += 1
+
+    if options.order in ("cyclic", "random-cycle"):
+        order = visiting_order(N, options)
+        position, clean, current_pass, last_update_pass = 0, 0, 1, 0
+        while clean < N:
+            i = order[position]
+            s = score(i)
+            if is_mistake(s, Y[i], zero):
+                if updates == options.max_updates:
+                    return tuple(w), updates, current_pass, False
+                update(i, s)
+                clean, last_update_pass = 0, current_pass
+            else:
+                clean += 1
+            position += 1
+            if position == N:
+                position, current_pass = 0, current_pass + 1
+        return tuple(w), updates, last_update_pass + 1, True
+
+    if options.order == "first":
+        scans = 0
+        while True:
+            scans += 1
+            found = next(((i, s) for i in range(N)
+                          if is_mistake(s := score(i), Y[i], zero)), None)
+            if found is None:
+                return tuple(w), updates, scans, True
+            if updates == options.max_updates:
+                return tuple(w), updates, scans, False
+            update(*found)
+
+    # random: a seeded pick among all points at each visit; halt when no mistake is left.
+    rng = random.Random(options.seed)
+    visits = 0
+    while any(is_mistake(score(i), Y[i], zero) for i in range(N)):
+        i = rng.randrange(N)
+        visits += 1
+        s = score(i)
+        if is_mistake(s, Y[i], zero):
+            if updates == options.max_updates:
+                return tuple(w), updates, max(1, -(-visits // N)), False
+            update(i, s)
+    return tuple(w), updates, max(1, -(-visits // N)), True
+
+
+# ----------------------------------------------------------------------------- integer engine
+class _IntegerState:
+    """w = W / D with integer W; x = row / L.  Scores are compared through W·row (D, L > 0)."""
+
+    def __init__(self, ds: Dataset, options: RunOptions) -> None:
+        eta = options.eta
+        w0 = options.initial_weights(ds.dim)
+        self.L = ds.scale
+        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0))
+        self.k = self.D * eta.numerator // (eta.denominator * self.L)  # η·x = k·row / D
+        self.W = [int(v * self.D) for v in w0]
+        self.rows = ds.rows
+        self.labels = ds.labels
+        self.zero = options.zero
+
+    def score(self, i: int) -> int:
+        return sum(map(mul, self.W, self.rows[i]))
+
+    def mistake(self, i: int) -> tuple[bool, int]:
+        s = self.score(i)
+        return is_mistake(s, self.labels[i], self.zero), s
+
+    def weights(self) -> tuple[Fraction, ...]:
+        D = self.D
+        return tuple(Fraction(v, D) for v in self.W)
+
+    def update(self, t: int, i: int, s: int, on_step: StepCallback | None) -> None:
+        before = self.weights() if on_step is not None else None
+        ky = self.k * self.labels[i]
+        row = self.rows[i]
+        self.W = [wv + ky * xv for wv, xv in zip(self.W, row)]
+        if on_step is not None and before is not None:
+            L = self.L
+            x = tuple(Fraction(v, L) for v in row)
+            on_step(Step(t, i, self.labels[i], x, Fraction(s, self.D * L), before, self.weights()))
+
+
+def _integer_engine(
+    ds: Dataset, options: RunOptions, on_step: StepCallback | None
+) -> tuple[tuple[Fraction, ...], int, int, bool]:
+    """Integer arithmetic over the common scale; the same trajectory as the reference."""
+    state = _IntegerState(ds, options)
+    N = ds.n
+    updates = 0
+    budget = options.max_updates
+
+    if options.order in ("cyclic", "random-cycle"):
+        order = visiting_order(N, options)
+        visit = 0            # absolute visit counter; pass number = visit // N + 1
+        last_update_visit = -1
+        while True:
+            found = None
+            for j in range(N):
+                s = state.score(order[(visit + j) % N])
+                if is_mistake(s, state.labels[order[(visit + j) % N]], state.zero):
+                    found = (visit + j, s)
+                    break
+            if found is None:
+                epochs = 1 if last_update_visit < 0 else last_update_visit // N + 2
+                return state.weights(), updates, epochs, True
+            visit, s = found
+            if updates == budget:
+                return state.weights(), updates, visit // N + 1, False
+            state.update(updates, order[visit % N], s, on_step)
+            updates += 1
+            last_update_visit = visit
+            visit += 1
+
+    if options.order == "first":
+        scans = 0
+        while True:
+            scans += 1
+            found = None
+            for i in range(N):
+                bad, s = state.mistake(i)
+                if bad:
+                    found = (i, s)
+                    break
+            if found is None:
+                return state.weights(), updates, scans, True
+            if updates == budget:
+                return state.weights(), updates, scans, False
+            state.update(updates, found[0], found[1], on_step)
+            updates += 1
+
+    rng = random.Random(options.seed)
+    visits = 0
+    clean_checked = False   # whether the current W is known to have a mistake somewhere
+    while True:
+        if not clean_checked:
+            if not any(state.mistake(i)[0] for i in range(N)):
+                return state.weights(), updates, max(1, -(-visits // N)), True
+            clean_checked = True
+        i = rng.randrange(N)
+        visits += 1
+        bad, s = state.mistake(i)
+        if bad:
+            if updates == budget:
+                return state.weights(), updates, max(1, -(-visits // N)), False
+            state.update(updates, i, s, on_step)
+            updates += 1
+            clean_checked = False
+
+
+# ----------------------------------------------------------------------------- estimator
+class Perceptron:
+    """A scikit-learn style wrapper: ``fit(X, y)`` runs exact PLA; fitted attributes end in ``_``.
+
+    ``coef_`` are the feature weights and ``intercept_`` the bias weight w₀ (Fractions).
+    ``predict`` returns sign(w·x) with sign(0) = +1 (−1 when ``zero="negative"``).
+
+    >>> clf = Perceptron(order="first").fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> clf.coef_, clf.intercept_, clf.n_updates_
+    ((Fraction(1, 1), Fraction(1, 1)), Fraction(-3, 1), 7)
+    >>> clf.predict([[0, 0], [5, 5]])
+    [-1, 1]
+    """
+
+    def __init__(self, order: str = "cyclic", *, eta: object = 1, zero: str = "mistake",
+                 seed: int = 0, max_updates: int = DEFAULT_MAX_UPDATES,
+                 fit_intercept: bool = True) -> None:
+        self.order = order
+        self.eta = eta
+        self.zero = zero
+        self.seed = seed
+        self.max_updates = max_updates
+        self.fit_intercept = fit_intercept
+
+    def fit(self, X: Sequence[Sequence[object]], y: Sequence[object]) -> "Perceptron":
+        dataset = Dataset.from_rows(X, y, bias=self.fit_intercept)
+        result = run(dataset, self.order, seed=self.seed, eta=self.eta, zero=self.zero,
+                     max_updates=self.max_updates)
+        self.result_ = result
+        self.w_ = result.w
+        self.coef_ = result.w[1:] if self.fit_intercept else result.w
+        self.intercept_ = result.w[0] if self.fit_intercept else Fraction(0)
+        self.n_updates_ = result.updates
+        self.n_epochs_ = result.epochs
+        self.halted_ = result.halted
+        return self
+
+    def decision_function(self, X: Sequence[Sequence[object]]) -> list[Fraction]:
+        """Exact scores w·x + b."""
+        if not hasattr(self, "coef_"):
+            raise OptionError("call fit before predict")
+        return [self.intercept_ + sum((c * to_fraction(v) for c, v in zip(self.coef_, row)),
+                                      Fraction(0)) for row in X]
+
+    def predict(self, X: Sequence[Sequence[object]]) -> list[int]:
+        zero_label = -1 if self.zero == "negative" else 1
+        return [1 if s > 0 else (-1 if s < 0 else zero_label) for s in self.decision_function(X)]
+
+    def score(self, X: Sequence[Sequence[object]], y: Sequence[object]) -> Fraction:
+        """Exact accuracy on (X, y)."""
+        predicted = self.predict(X)
+        labels = [1 if to_fraction(v) > 0 else -1 for v in y]
+        return Fraction(sum(p == t for p, t in zip(predicted, labels)), len(labels))

@@ -1,0 +1,78 @@
+"""The ``pla`` command line: composes :mod:`pla` (the algorithms) and :mod:`verify` (the checks).
+
+Each subcommand lives in ``verify/commands/<name>.py`` and exposes ``register(subparsers)``; its
+handler, set with ``set_defaults(handler=...)``, returns the exit code.
+
+Exit codes: 0 ok; 1 a check on given weights, a claim or a proof failed; 2 bad input or usage;
+3 ``--max-updates`` reached without halting; 4 a proof inequality was violated; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+__all__ = ["main", "build_parser", "UsageError", "COMMANDS"]
+
+#: Subcommand modules under verify.commands, in the order ``pla --help`` lists them.
+COMMANDS = ("run", "make_data", "certify", "audit", "pocket", "proof", "claims")
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out; printed as one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (used by ``main`` and by the generated CLI reference)."""
+    parser = argparse.ArgumentParser(
+        prog="pla",
+        description="Exact Perceptron Learning Algorithm runs, checked against the convergence "
+                    "proof at every step.",
+    )
+    from pla import __version__
+    parser.add_argument("--version", action="version", version=f"pla-verify {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"verify.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"verify.commands.{name}":
+                continue  # a command that is not part of this build
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pla`` console script; returns (and exits with) the exit code."""
+    from pla.dataset import DataError
+    from pla.perceptron import OptionError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.handler(args)
+    except DataError as exc:
+        print(f"pla: error: {exc}", file=sys.stderr)
+        code = 2
+    except (OptionError, UsageError) as exc:
+        print(f"pla: error: {exc}", file=sys.stderr)
+        code = 2
+    except KeyboardInterrupt:
+        print("pla: interrupted", file=sys.stderr)
+        code = 130
+    except BrokenPipeError:
+        code = 0
+    sys.stdout.flush()
+    return code
+
+
+def run_main() -> None:  # pragma: no cover - console-script shim
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

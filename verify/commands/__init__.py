@@ -1,0 +1,1 @@
+"""One module per ``pla`` subcommand, each with ``register(subparsers)``."""

@@ -1,0 +1,55 @@
+"""The options every command that reads a data file shares (format, labels, bias, ...)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pla
+from pla.dataset import Dataset
+
+__all__ = ["add_data_arguments", "load_dataset", "positive_int", "non_negative_int"]
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer ≥ 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer ≥ 0 (underscores and commas allowed: 1_000_000)."""
+    try:
+        value = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
+    return value
+
+
+def add_data_arguments(parser: argparse.ArgumentParser, *, name: str = "data",
+                       help: str = "the data file") -> None:
+    """Add DATA and the options that say how to read it."""
+    parser.add_argument(name, metavar=name.upper(), help=help)
+    group = parser.add_argument_group("reading the data")
+    group.add_argument("--format", choices=pla.FORMATS,
+                       help="file format (default: from the extension; .csv, .coq, .libsvm/.svm, "
+                            "otherwise dat)")
+    group.add_argument("--labels", choices=("pm1", "01"), default="pm1",
+                       help="labels are +1/-1 (pm1, default) or 0/1 (01; 0 becomes -1). "
+                            "coq files are always 0/1")
+    group.add_argument("--no-bias", dest="bias", action="store_false",
+                       help="do not prepend the bias coordinate x0 = 1")
+    group.add_argument("--label-column", metavar="COL",
+                       help="csv: the label column, a 0-based number (negative from the end) or "
+                            "a header name (default: the last column)")
+    group.add_argument("--features", type=positive_int, metavar="D",
+                       help="libsvm: the number of features (default: the largest index)")
+
+
+def load_dataset(args: argparse.Namespace, name: str = "data") -> Dataset:
+    """Load the data file named by ``args.<name>`` with the shared reading options."""
+    return pla.load(getattr(args, name), args.format, labels=args.labels, bias=args.bias,
+                    label_column=args.label_column, features=args.features)

@@ -1,0 +1,233 @@
+"""``pla run``: one exact PLA run, with its steps, trace and summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import deque
+from fractions import Fraction
+from typing import Any, Sequence
+
+import pla
+from pla.dataset import Dataset
+from pla.exact import NumberError, parse_fraction
+from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
+from pla.trace import TraceWriter, header_record, step_record, summary_record
+from verify.cli import UsageError
+from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
+
+__all__ = ["register", "handle", "options_from_args", "format_vector", "result_json",
+           "STEPS_HEAD", "STEPS_TAIL"]
+
+#: ``--steps`` shows the first STEPS_HEAD and the last STEPS_TAIL updates of a long run.
+STEPS_HEAD = 20
+STEPS_TAIL = 5
+
+_ZERO_TEXT = {
+    "mistake": "a zero score is a mistake (y w.x <= 0)",
+    "positive": "sign(0) = +1",
+    "negative": "sign(0) = -1",
+    "correct": "a zero score is never a mistake (y w.x < 0)",
+}
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "run", help="run PLA exactly on a data file",
+        description="Run the Perceptron Learning Algorithm in exact arithmetic on DATA and "
+                    "report the final w, the number of updates and epochs.  Exit code 3 when "
+                    "--max-updates is reached without halting.",
+    )
+    add_data_arguments(parser)
+    group = parser.add_argument_group("the algorithm")
+    group.add_argument("--order", choices=pla.ORDERS, default="cyclic",
+                       help="cyclic (default): 1..N, update and go on, halt after N consecutive "
+                            "correct points; first: rescan from the first point after every "
+                            "update; random-cycle: one seeded permutation, then cyclic; random: "
+                            "a seeded random point at each visit")
+    group.add_argument("--seed", type=int, default=0, help="seed for the random orders (default 0)")
+    group.add_argument("--eta", default="1", metavar="P/Q",
+                       help="positive rational learning rate (default 1)")
+    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
+                       help="initial weights, exact, bias first (default zero)")
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+                       help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
+                            "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
+                            "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
+    group.add_argument("--max-updates", type=non_negative_int, default=DEFAULT_MAX_UPDATES,
+                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3")
+    group.add_argument("--engine", choices=pla.ENGINES, default="default",
+                       help="default (integer arithmetic) or reference (plain Fractions)")
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--steps", action="store_true",
+                     help=f"print a table of the updates (the first {STEPS_HEAD} and last "
+                          f"{STEPS_TAIL} of a longer run)")
+    out.add_argument("--trace", metavar="FILE.jsonl",
+                     help="write every step as JSON Lines (header, one line per update, summary)")
+    parser.set_defaults(handler=handle)
+    return parser
+
+
+def options_from_args(args: argparse.Namespace) -> RunOptions:
+    """The :class:`RunOptions` described by ``pla run``'s arguments."""
+    try:
+        eta = parse_fraction(args.eta)
+    except NumberError as exc:
+        raise UsageError(f"--eta: {exc}") from None
+    w0: tuple[Fraction, ...] | None = None
+    if args.w0.strip().lower() != "zero":
+        try:
+            w0 = tuple(parse_fraction(v) for v in args.w0.split(","))
+        except NumberError as exc:
+            raise UsageError(f"--w0: {exc}") from None
+    return RunOptions(order=args.order, seed=args.seed, eta=eta, w0=w0, zero=args.zero,
+                      max_updates=args.max_updates)
+
+
+class _StepWindow:
+    """Keeps the first ``head`` and last ``tail`` steps of a run in bounded memory."""
+
+    def __init__(self, head: int, tail: int) -> None:
+        self.head: list[Step] = []
+        self.tail: deque[Step] = deque(maxlen=tail)
+        self.limit = head
+        self.count = 0
+
+    def __call__(self, step: Step) -> None:
+        self.count += 1
+        if len(self.head) < self.limit:
+            self.head.append(step)
+        else:
+            self.tail.append(step)
+
+
+def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
+            extra_callbacks: Sequence[Any] = ()) -> tuple[Result, _StepWindow | None]:
+    """Run with the callbacks the output options need (steps window, trace writer)."""
+    window = _StepWindow(STEPS_HEAD, STEPS_TAIL) if args.steps else None
+    callbacks: list[Any] = list(extra_callbacks)
+    if window is not None:
+        callbacks.append(window)
+    if args.trace:
+        try:
+            writer = TraceWriter(args.trace, header_record(dataset, options, args.engine))
+        except OSError as exc:
+            raise UsageError(f"--trace: cannot write {args.trace}: {exc.strerror}") from None
+        with writer:
+            callbacks.append(lambda step: writer.write(step_record(step)))
+            result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
+                             on_step=_fan_out(callbacks))
+            writer.close(summary_record(result))
+    else:
+        result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
+                         on_step=_fan_out(callbacks))
+    return result, window
+
+
+def _fan_out(callbacks: Sequence[Any]) -> Any:
+    if not callbacks:
+        return None
+    if len(callbacks) == 1:
+        return callbacks[0]
+
+    def call_all(step: Step) -> None:
+        for callback in callbacks:
+            callback(step)
+    return call_all
+
+
+def handle(args: argparse.Namespace) -> int:
+    dataset = load_dataset(args)
+    options = options_from_args(args)
+    options.initial_weights(dataset.dim)
+    result, window = execute(dataset, options, args)
+    if args.json:
+        print(json.dumps(result_json(dataset, result), indent=2))
+    else:
+        if window is not None:
+            print_steps(window)
+        print_summary(dataset, result, args)
+    if not result.halted:
+        print(f"pla: stopped after {result.updates} updates without halting (--max-updates "
+              f"{options.max_updates}); the data may not be linearly separable: "
+              "see `pla certify` and `pla pocket`", file=sys.stderr)
+        return 3
+    return 0
+
+
+def result_json(dataset: Dataset, result: Result) -> dict[str, Any]:
+    """The ``--json`` object of a run."""
+    o = result.options
+    return {
+        "updates": result.updates,
+        "epochs": result.epochs,
+        "halted": result.halted,
+        "w": [str(v) for v in result.w],
+        "n": dataset.n,
+        "d": dataset.d,
+        "dim": dataset.dim,
+        "bias": dataset.bias,
+        "order": o.order,
+        "seed": o.seed,
+        "eta": str(o.eta),
+        "w0": None if o.w0 is None else [str(v) for v in o.w0],
+        "zero": o.zero,
+        "max_updates": o.max_updates,
+        "data_sha256": dataset.fingerprint,
+        "source": dataset.source,
+    }
+
+
+def format_vector(values: Sequence[Fraction], limit: int = 8) -> str:
+    """``(a, b, c)``, shortened to the first ``limit`` entries for long vectors.
+
+    >>> format_vector([Fraction(1, 2), Fraction(3)])
+    '(1/2, 3)'
+    """
+    shown = ", ".join(str(v) for v in values[:limit])
+    if len(values) > limit:
+        shown += f", ... ({len(values)} entries; --json shows all)"
+    return f"({shown})"
+
+
+def print_steps(window: _StepWindow) -> None:
+    """The ``--steps`` table."""
+    rows = [("t", "n", "y", "w_t.x_n", "w_t", "w_t+1")]
+    def row(s: Step) -> tuple[str, ...]:
+        return (str(s.t), str(s.index + 1), f"{s.y:+d}", str(s.score),
+                format_vector(s.w_before, 6), format_vector(s.w_after, 6))
+    rows += [row(s) for s in window.head]
+    skipped = window.count - len(window.head) - len(window.tail)
+    gap_at = len(rows)
+    rows += [row(s) for s in window.tail]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for k, r in enumerate(rows):
+        if k == gap_at and skipped > 0:
+            print(f"  ... {skipped} updates not shown (--trace FILE.jsonl records them all) ...")
+        print("  ".join(c.rjust(w) if i < 4 else c.ljust(w) for i, (c, w) in
+                        enumerate(zip(r, widths))).rstrip())
+    if window.count == 0:
+        print("  (no updates: w0 already makes no mistake)")
+    print()
+
+
+def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) -> None:
+    """The human summary of a run."""
+    o = result.options
+    bias = " (+ bias x0 = 1)" if dataset.bias else ""
+    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+          f"sha256 {dataset.fingerprint[:16]}")
+    seed = f", seed {o.seed}" if o.order.startswith("random") else ""
+    w0 = "0" if o.w0 is None else format_vector(o.w0)
+    print(f"options  order {o.order}{seed}, eta {o.eta}, w0 {w0}; {_ZERO_TEXT[o.zero]}")
+    if result.halted:
+        print(f"result   halted: no mistake left after {result.updates} updates "
+              f"({result.epochs} epochs)")
+    else:
+        print(f"result   NOT halted: stopped at the budget of {result.updates} updates "
+              f"({result.epochs} epochs)")
+    print(f"w        {format_vector(result.w)}   (bias first)")
+    if args.trace:
+        print(f"trace    {args.trace}")
