@@ -1,0 +1,136 @@
+"""Render the site's maths to MathML on the server, so pages need no network and no JavaScript.
+
+Pages write maths as ``$...$`` / ``$$...$$`` (or ``\\(...\\)`` / ``\\[...\\]``).
+``pymdownx.arithmatex`` in generic mode wraps each formula in
+``<span class="arithmatex">\\(...\\)</span>`` or ``<div class="arithmatex">\\[...\\]</div>``;
+:func:`render_math_in_html` replaces every such element by MathML produced by
+``latex2mathml``, which every current browser renders natively (MathML Core).
+
+A formula that cannot be rendered is an error, never silently left as TeX:
+:class:`MathRenderError` names the formula, and the strict build fails.
+
+>>> print(latex_to_mathml(r"t \\leq \\frac{R^{2}}{\\rho^{2}}")[:60])
+<math xmlns="http://www.w3.org/1998/Math/MathML" display="in
+>>> "\\\\" in render_math_in_html('<span class="arithmatex">\\\\(x^2\\\\)</span>')
+False
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ElementTree
+
+__all__ = ["MathRenderError", "latex_to_mathml", "render_math_in_html"]
+
+
+class MathRenderError(ValueError):
+    """A LaTeX formula that the server-side renderer cannot turn into MathML."""
+
+    def __init__(self, latex: str, reason: str) -> None:
+        self.latex = latex
+        self.reason = reason
+        super().__init__(f"cannot render maths {latex!r}: {reason}")
+
+
+# latex2mathml knows `split`, `array` and `matrix` but not the amsmath display
+# environments that people (and the notes) write; these are rewritten to the
+# equivalent environment it does know before conversion.
+_ENVIRONMENT_REWRITES = {
+    "aligned": ("split", ""),
+    "align": ("split", ""),
+    "align*": ("split", ""),
+    "alignat": ("split", ""),
+    "eqnarray": ("split", ""),
+    "eqnarray*": ("split", ""),
+    "gathered": ("array", "{c}"),
+    "gather": ("array", "{c}"),
+    "gather*": ("array", "{c}"),
+    "multline": ("array", "{c}"),
+    "equation": (None, ""),
+    "equation*": (None, ""),
+}
+_BEGIN_END = re.compile(r"\\(begin|end)\{([a-zA-Z*]+)\}")
+_ARITHMATEX = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>', re.DOTALL
+)
+_MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
+
+
+def _rewrite_environments(latex: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        kind, name = match.group(1), match.group(2)
+        if name not in _ENVIRONMENT_REWRITES:
+            return match.group(0)
+        target, argument = _ENVIRONMENT_REWRITES[name]
+        if target is None:
+            return ""
+        return f"\\{kind}{{{target}}}" + (argument if kind == "begin" else "")
+
+    return _BEGIN_END.sub(replace, latex)
+
+
+def latex_to_mathml(latex: str, display: bool = False) -> str:
+    """Convert one LaTeX formula to a ``<math>`` element (a string).
+
+    Raises :class:`MathRenderError` when the converter fails or leaves a LaTeX
+    command or a stray ``&`` in the output (which the browser would show raw).
+
+    >>> "<mfrac>" in latex_to_mathml(r"\\left( \\frac{a}{b} \\right)", display=True)
+    True
+    >>> try:
+    ...     latex_to_mathml(r"\\nosuchcommand x")
+    ... except MathRenderError as error:
+    ...     print(error.reason)
+    unknown command \\nosuchcommand
+    """
+    from latex2mathml.converter import convert
+
+    source = _rewrite_environments(latex.strip())
+    try:
+        mathml = convert(source, display="block" if display else "inline")
+    except Exception as error:  # latex2mathml raises many unrelated types
+        raise MathRenderError(latex, f"{type(error).__name__}: {error}") from None
+    try:
+        root = ElementTree.fromstring(mathml)
+    except ElementTree.ParseError as error:
+        raise MathRenderError(latex, f"converter produced malformed MathML ({error})") from None
+    for element in root.iter():
+        text = element.text or ""
+        if element.tag != f"{_MATHML_NS}mtext" and "\\" in text:
+            raise MathRenderError(latex, f"unknown command {text.strip()}")
+        if element.tag == f"{_MATHML_NS}mi" and text.strip() == "&":
+            raise MathRenderError(latex, "alignment '&' outside an environment that supports it")
+        if element.tag == f"{_MATHML_NS}merror":
+            raise MathRenderError(latex, "converter reported an error")
+    return mathml
+
+
+def _strip_delimiters(body: str) -> tuple[str, bool]:
+    text = body.strip()
+    for opening, closing, display in (("\\(", "\\)", False), ("\\[", "\\]", True),
+                                      ("$$", "$$", True), ("$", "$", False)):
+        if text.startswith(opening) and text.endswith(closing) and len(text) >= 2 * len(opening):
+            return text[len(opening): len(text) - len(closing)], display
+    raise MathRenderError(text, "arithmatex element without \\( \\) or \\[ \\] delimiters")
+
+
+def render_math_in_html(page_html: str) -> str:
+    """Replace every arithmatex-wrapped formula in ``page_html`` by MathML.
+
+    Display formulas become ``<div class="arithmatex math-display">`` around a
+    block ``<math>``; inline ones keep their ``<span class="arithmatex">``.
+
+    >>> out = render_math_in_html('<p><span class="arithmatex">\\\\(a &lt; b\\\\)</span></p>')
+    >>> "&#x0003C;" in out and "arithmatex" in out
+    True
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        latex, display = _strip_delimiters(html.unescape(match.group("body")))
+        mathml = latex_to_mathml(latex, display=display)
+        if match.group("tag") == "div" or display:
+            return f'<div class="arithmatex math-display">{mathml}</div>'
+        return f'<span class="arithmatex">{mathml}</span>'
+
+    return _ARITHMATEX.sub(replace, page_html)
