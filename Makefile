@@ -18,8 +18,8 @@ setup: $(STAMP)
 
 run: $(STAMP)
 	@mkdir -p build
-	$(BIN)/pla make-data --n 40 --d 2 --margin 1/10 --seed 1 build/example.dat
-	$(BIN)/pla run build/example.dat --steps
+	$(BIN)/pla make-data --n 100 --d 2 --margin 1/50 --seed 3 build/example.dat
+	$(BIN)/pla run build/example.dat --steps --trace build/example.jsonl
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

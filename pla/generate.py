@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import random
 import tempfile
+from dataclasses import dataclass
 from fractions import Fraction
 
 from pla.exact import to_fraction
 
-__all__ = ["separable_data", "write_dat", "MarginTooLarge"]
+__all__ = ["separable_data", "separable_sample", "SeparableSample", "write_dat", "MarginTooLarge"]
 
 _GRID = 1000  # coordinates are multiples of 1/1000
 
@@ -27,9 +28,32 @@ class MarginTooLarge(ValueError):
     """No points at that distance from the hyperplane fit in [−1, 1]^d often enough."""
 
 
+@dataclass(frozen=True)
+class SeparableSample:
+    """Generated points, their labels, and the hyperplane w·x + b = 0 that labelled them."""
+
+    rows: list[tuple[Fraction, ...]]
+    labels: list[int]
+    w: tuple[int, ...]
+    b: Fraction
+    margin: Fraction
+
+
 def separable_data(n: int, d: int, margin: object, seed: int = 0
                    ) -> tuple[list[tuple[Fraction, ...]], list[int]]:
     """``n`` points in [−1, 1]^d with labels ±1 separated with geometric margin ≥ ``margin``."""
+    sample = separable_sample(n, d, margin, seed)
+    return sample.rows, sample.labels
+
+
+def separable_sample(n: int, d: int, margin: object, seed: int = 0) -> SeparableSample:
+    """Like :func:`separable_data`, also returning the labelling hyperplane.
+
+    >>> s = separable_sample(3, 2, "1/4", seed=1)
+    >>> all((sum(a * b for a, b in zip(s.w, x)) + s.b) ** 2 >= s.margin ** 2 * sum(a * a for a in s.w)
+    ...     for x in s.rows)
+    True
+    """
     if n < 1 or d < 1:
         raise ValueError("need n >= 1 and d >= 1")
     gamma = to_fraction(margin)
@@ -55,7 +79,7 @@ def separable_data(n: int, d: int, margin: object, seed: int = 0
         if s != 0 and s * s >= bound:
             rows.append(x)
             labels.append(1 if s > 0 else -1)
-    return rows, labels
+    return SeparableSample(rows, labels, tuple(w), b, gamma)
 
 
 def _decimal(value: Fraction) -> str:
