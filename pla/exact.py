@@ -60,10 +60,10 @@ def parse_number(token: str) -> tuple[int, int]:
         raise NumberError(f"{_shorten(text)!r} is not a number")
     # Fast path: a plain integer.
     if text.isdigit() or (text[0] in "+-" and text[1:].isdigit()):
-        return int(text), 1
+        return _int(text), 1
     ratio = _RATIO.fullmatch(text)
     if ratio is not None:
-        num, den = int(ratio.group(1)), int(ratio.group(2))
+        num, den = _int(ratio.group(1)), _int(ratio.group(2))
         if den == 0:
             raise NumberError(f"zero denominator in {text!r}")
         if den < 0:
@@ -77,7 +77,7 @@ def parse_number(token: str) -> tuple[int, int]:
             raise NumberError(f"{text!r} is not a finite number")
         raise NumberError(f"{_shorten(text)!r} is not a number")
     sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
-    num = int(whole + frac) if (whole + frac) else 0
+    num = _int(whole + frac) if (whole + frac) else 0
     den_exp = len(frac)
     if exp is not None:
         e = int(exp)
@@ -140,6 +140,26 @@ def format_fraction(value: Fraction | int) -> str:
     '-2'
     """
     return str(Fraction(value))
+
+
+_CHUNK = 4000  # below CPython's default limit on int(str) (4300 digits)
+
+
+def _int(digits: str) -> int:
+    """``int(digits)`` for any length, whatever ``sys.get_int_max_str_digits()`` says.
+
+    >>> _int("-" + "9" * 10000) == -(10**10000 - 1)
+    True
+    """
+    if len(digits) <= _CHUNK:
+        return int(digits)
+    sign = 1
+    if digits[0] in "+-":
+        sign = -1 if digits[0] == "-" else 1
+        digits = digits[1:]
+    half = len(digits) // 2
+    high, low = digits[:-half], digits[-half:]
+    return sign * (_int(high) * 10**half + _int(low))
 
 
 def _shorten(text: str, limit: int = 40) -> str:

@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pla.dataset import DataError
     from pla.perceptron import OptionError
 
+    # Exact results may have more digits than CPython's default int<->str limit (4300).
+    sys.set_int_max_str_digits(0)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
