@@ -127,7 +127,23 @@ class TraceWriter:
         self._finish(dict(summary, lines=self.lines))
 
     def abort(self, reason: str) -> None:
-        """End the trace with an ``incomplete`` line and move it into place."""
+        """End the trace with an ``incomplete`` line and move it into place.
+
+        An interruption may land between writing a line and remembering its hash, or in the
+        middle of a line, so the chain is re-read from the file itself: a partial last line is
+        dropped and ``prev`` is the hash of the last complete line.
+        """
+        if self._closed:
+            return
+        self._file.flush()
+        with open(self._tmp, "rb+") as handle:
+            content = handle.read()
+            keep = content.rfind(b"\n") + 1
+            handle.truncate(keep)
+        complete = content[:keep].decode("utf-8").splitlines()
+        self._prev = line_hash(complete[-1]) if complete else None
+        self.lines = len(complete)
+        self._file.seek(0, os.SEEK_END)
         self._finish({"kind": "incomplete", "reason": reason, "lines": self.lines})
 
     def discard(self) -> None:
