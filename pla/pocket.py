@@ -72,6 +72,9 @@ class PocketInvariantViolation(RuntimeError):
         self.step = step
         self.values = values
 
+    def __reduce__(self) -> tuple[Any, tuple[str, int, str]]:  # survives worker processes
+        return (type(self), (self.what, self.step, self.values))
+
 
 @dataclass(frozen=True)
 class PocketOptions:

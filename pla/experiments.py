@@ -1,0 +1,299 @@
+"""Seeded multi-run experiments: many PLA or Pocket runs, in parallel, identical whatever ``jobs`` is.
+
+Run k (k = 0, 1, ..., K−1) of an experiment with base seed S uses the seed
+
+    seed_k = S + 1_000_003 · k
+
+(:func:`run_seed`), so run 0 is exactly the single run ``--seed S``, every run's seed is printed
+in the results (and can be replayed alone with ``--seed seed_k``), and experiments with
+different base seeds below 1,000,003 share no run.  Each run depends on its own seed only; the
+worker processes receive whole runs and the results are put back in the order of k, so the
+outcome is the same for every number of processes.
+
+>>> from pla.dataset import Dataset
+>>> from pla.perceptron import RunOptions
+>>> ds = Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> study = repeat_pla(ds, RunOptions(order="random-cycle"), runs=4, seed=0)
+>>> [r.seed for r in study.runs]
+[0, 1000003, 2000006, 3000009]
+>>> [r.updates for r in study.runs], study.mean_updates
+([11, 7, 11, 4], Fraction(33, 4))
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import partial
+from typing import Any, Callable, Sequence, TypeVar
+
+from pla.dataset import Dataset
+from pla.perceptron import OptionError, RunOptions, run
+from pla.pocket import PocketOptions, PocketProblem, PocketResult
+
+__all__ = [
+    "SEED_STRIDE", "run_seed", "run_seeds", "parallel_map", "PlaRun", "PlaExperiment",
+    "repeat_pla", "pla_run_summary", "PocketExperiment", "repeat_pocket", "histogram",
+    "error_series", "test_error_distribution", "default_jobs",
+]
+
+#: Run k of an experiment with base seed S uses S + SEED_STRIDE·k (a prime; see the module doc).
+SEED_STRIDE = 1_000_003
+
+R = TypeVar("R")
+ProgressCallback = Callable[[int, int], None]
+
+
+def run_seed(base: int, k: int) -> int:
+    """The seed of run ``k`` (0-based) of an experiment with base seed ``base``.
+
+    >>> run_seed(0, 0), run_seed(0, 2), run_seed(7, 1)
+    (0, 2000006, 1000010)
+    """
+    return base + SEED_STRIDE * k
+
+
+def run_seeds(base: int, runs: int) -> list[int]:
+    """The seeds of runs 0..runs−1.
+
+    >>> run_seeds(5, 3)
+    [5, 1000008, 2000011]
+    """
+    if runs < 1:
+        raise OptionError("the number of runs must be at least 1")
+    return [run_seed(base, k) for k in range(runs)]
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _run_chunk(task: Callable[[int], R], seeds: Sequence[int]) -> list[R]:
+    return [task(seed) for seed in seeds]
+
+
+def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
+                 on_progress: ProgressCallback | None = None) -> list[R]:
+    """``[task(s) for s in seeds]``, computed by ``jobs`` processes; the result is in seed order.
+
+    ``task`` must be picklable when ``jobs > 1`` (a top-level function or a
+    :func:`functools.partial` of one).  ``on_progress(done, total)`` is called in this process
+    as runs complete.  An exception raised by a run is raised here, the other runs cancelled.
+
+    >>> parallel_map(abs, [-3, 1, -2], jobs=1)
+    [3, 1, 2]
+    """
+    if jobs < 1:
+        raise OptionError("jobs must be at least 1")
+    total = len(seeds)
+    if jobs == 1 or total <= 1:
+        results = []
+        for seed in seeds:
+            results.append(task(seed))
+            if on_progress is not None:
+                on_progress(len(results), total)
+        return results
+    workers = min(jobs, total)
+    chunk = max(1, math.ceil(total / (workers * 16)))
+    chunks = [list(seeds[start:start + chunk]) for start in range(0, total, chunk)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    done_runs = 0
+    parts: dict[int, list[R]] = {}
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        pending: dict[Future[list[R]], int] = {
+            executor.submit(_run_chunk, task, part): index for index, part in enumerate(chunks)
+        }
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                parts[index] = future.result()
+                done_runs += len(parts[index])
+                if on_progress is not None:
+                    on_progress(done_runs, total)
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+    return [result for index in range(len(chunks)) for result in parts[index]]
+
+
+# ----------------------------------------------------------------------------- PLA experiments
+@dataclass(frozen=True)
+class PlaRun:
+    """One PLA run of an experiment: its seed, number of updates and epochs, whether it halted."""
+
+    seed: int
+    updates: int
+    epochs: int
+    halted: bool
+
+
+def pla_run_summary(dataset: Dataset, options: RunOptions, engine: str, seed: int) -> PlaRun:
+    """Run PLA once with ``options`` and this seed (no steps kept)."""
+    result = run(dataset, options=replace(options, seed=seed), engine=engine, keep_steps=False)
+    return PlaRun(seed=seed, updates=result.updates, epochs=result.epochs, halted=result.halted)
+
+
+@dataclass(frozen=True)
+class PlaExperiment:
+    """K seeded PLA runs: the runs in order of k, and exact statistics of their update counts."""
+
+    runs: tuple[PlaRun, ...]
+    options: RunOptions
+    base_seed: int
+
+    @property
+    def counts(self) -> list[int]:
+        """Number of updates of each run."""
+        return [r.updates for r in self.runs]
+
+    @property
+    def mean_updates(self) -> Fraction:
+        """Exact mean number of updates."""
+        return Fraction(sum(self.counts), len(self.runs))
+
+    @property
+    def min_updates(self) -> int:
+        return min(self.counts)
+
+    @property
+    def max_updates(self) -> int:
+        return max(self.counts)
+
+    @property
+    def halted_runs(self) -> int:
+        """How many runs halted (found w with no mistake) within the budget."""
+        return sum(1 for r in self.runs if r.halted)
+
+
+def repeat_pla(dataset: Dataset, options: RunOptions, runs: int, *, seed: int = 0, jobs: int = 1,
+               engine: str = "default", on_progress: ProgressCallback | None = None
+               ) -> PlaExperiment:
+    """``runs`` PLA runs with seeds :func:`run_seeds` (``seed``, runs); ``options.seed`` is ignored."""
+    options.initial_weights(dataset.dim)
+    task = partial(pla_run_summary, dataset, options, engine)
+    results = parallel_map(task, run_seeds(seed, runs), jobs, on_progress)
+    return PlaExperiment(runs=tuple(results), options=replace(options, seed=seed), base_seed=seed)
+
+
+# ----------------------------------------------------------------------------- Pocket experiments
+@dataclass(frozen=True)
+class PocketExperiment:
+    """K seeded Pocket runs, in order of k, with exact error statistics."""
+
+    runs: tuple[PocketResult, ...]
+    options: PocketOptions
+    base_seed: int
+    has_test: bool = field(default=False)
+
+    @property
+    def train_errors(self) -> list[Fraction]:
+        return [r.error for r in self.runs]
+
+    @property
+    def test_errors(self) -> list[Fraction]:
+        """Test errors of the runs (empty without test data)."""
+        return [e for e in (r.test_error for r in self.runs) if e is not None]
+
+    @property
+    def mean_train_error(self) -> Fraction:
+        return sum(self.train_errors, Fraction(0)) / len(self.runs)
+
+    @property
+    def mean_test_error(self) -> Fraction | None:
+        errors = self.test_errors
+        return sum(errors, Fraction(0)) / len(errors) if errors else None
+
+    @property
+    def mean_pocket_updates(self) -> Fraction:
+        return Fraction(sum(r.pocket_updates for r in self.runs), len(self.runs))
+
+
+def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: int = 0,
+                  test: Dataset | None = None, jobs: int = 1,
+                  on_progress: ProgressCallback | None = None,
+                  task: Callable[[PocketProblem, int], PocketResult] | None = None
+                  ) -> PocketExperiment:
+    """``runs`` Pocket runs with seeds :func:`run_seeds` (``seed``, runs).
+
+    ``task(problem, seed)`` runs one seed (default :meth:`PocketProblem.run`); a caller can pass
+    a picklable function that runs and then checks each run in the worker processes.
+
+    >>> from pla.dataset import Dataset
+    >>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
+    >>> study = repeat_pocket(ds, PocketOptions(updates=10), runs=3, seed=1)
+    >>> [str(e) for e in study.train_errors], str(study.mean_train_error)
+    (['1/4', '1/2', '1/4'], '1/3')
+    """
+    problem = PocketProblem.prepare(train, options, test)
+    work = partial(task if task is not None else _run_problem, problem)
+    results = parallel_map(work, run_seeds(seed, runs), jobs, on_progress)
+    return PocketExperiment(runs=tuple(results), options=options, base_seed=seed,
+                            has_test=test is not None)
+
+
+def _run_problem(problem: PocketProblem, seed: int) -> PocketResult:
+    return problem.run(seed)
+
+
+# ----------------------------------------------------------------------------- series for figures
+def histogram(values: Sequence[int], max_bins: int = 20) -> list[tuple[int, int, int]]:
+    """Integer bins ``(low, high, count)`` (both ends included) covering min..max of ``values``.
+
+    One bin per value when there are at most ``max_bins`` distinct values in the range,
+    otherwise ``max_bins`` bins of equal integer width.
+
+    >>> histogram([3, 5, 5, 4, 3])
+    [(3, 3, 2), (4, 4, 1), (5, 5, 2)]
+    >>> histogram(list(range(100)), max_bins=4)
+    [(0, 24, 25), (25, 49, 25), (50, 74, 25), (75, 99, 25)]
+    """
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    width = max(1, math.ceil((high - low + 1) / max_bins))
+    bins = [[start, min(start + width - 1, high), 0] for start in range(low, high + 1, width)]
+    for v in values:
+        bins[(v - low) // width][2] += 1
+    return [(a, b, c) for a, b, c in bins]
+
+
+def error_series(result: PocketResult) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact training errors of wₜ and of the pocket after t updates, t = 0..updates.
+
+    >>> from pla.dataset import Dataset
+    >>> from pla.pocket import pocket
+    >>> r = pocket(Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1]), 6, order="cyclic")
+    >>> [[str(e) for e in series] for series in error_series(r)]
+    [['1', '1/2', '1/2', '1/2', '1/2', '1/4', '1/2'], ['1', '1/2', '1/2', '1/2', '1/2', '1/4', '1/4']]
+    """
+    n = result.n
+    return ([Fraction(m, n) for m in result.walk_mistakes],
+            [Fraction(m, n) for m in result.pocket_mistakes])
+
+
+def test_error_distribution(experiment: PocketExperiment) -> list[tuple[Fraction, int]]:
+    """How many runs reached each exact test error (training error without test data), sorted.
+
+    >>> from pla.dataset import Dataset
+    >>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
+    >>> study = repeat_pocket(ds, PocketOptions(updates=5, order="random"), runs=5)
+    >>> [(str(e), k) for e, k in test_error_distribution(study)]
+    [('1/4', 2), ('1/2', 3)]
+    """
+    errors = experiment.test_errors if experiment.has_test else experiment.train_errors
+    counts: dict[Fraction, int] = {}
+    for e in errors:
+        counts[e] = counts.get(e, 0) + 1
+    return sorted(counts.items())
