@@ -933,3 +933,48 @@ def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
     for i in range(dim):
         if total[i]:
             raise CertificateError(f"sum_n lambda_n y_n x_n != 0 in coordinate {i}")
+
+
+# --- certificates: mistake counts (added for `pla pocket`; small, self-contained) ---------------
+__all__ += ["ZERO_RULES", "count_mistakes", "check_mistake_count"]
+
+#: sign(0) conventions: a zero score y·w·x = 0 is a mistake ("mistake"), a mistake only for y = −1
+#: ("positive": sign(0) = +1), only for y = +1 ("negative": sign(0) = −1), never ("correct").
+ZERO_RULES = ("mistake", "positive", "negative", "correct")
+
+
+def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mistake") -> int:
+    """The exact number of rows that ``w`` gets wrong (a nonzero score is wrong when y·w·x < 0).
+
+    >>> count_mistakes([[1, 1], [1, 2], [1, 3]], 1, [1, -1, 1], [-2, 1])
+    2
+    >>> count_mistakes([[1, 1], [1, 2], [1, 3]], 1, [1, -1, 1], [-2, 1], zero="correct")
+    1
+    """
+    dim = _check_data(rows, scale, labels)
+    if zero not in ZERO_RULES:
+        raise CertificateError(f"unknown zero convention {zero!r}")
+    W, _ = _over_common_denominator(w, dim, "w")
+    mistakes = 0
+    for row, y in zip(rows, labels):
+        s = _idot(W, row)  # same sign as w·x (W = D·w, row = scale·x, D, scale > 0)
+        if s != 0:
+            mistakes += (s > 0) != (y > 0)
+        else:
+            mistakes += zero == "mistake" or (zero == "positive" and y < 0) or \
+                (zero == "negative" and y > 0)
+    return mistakes
+
+
+def check_mistake_count(rows: Any, scale: int, labels: Any, w: Any, claimed: int,
+                        zero: str = "mistake") -> None:
+    """Accept the claim that ``w`` makes exactly ``claimed`` mistakes on the data.
+
+    >>> check_mistake_count([[1, 1], [1, 2]], 1, [1, -1], [0, 1], 1)
+    >>> check_mistake_count([[1, 1], [1, 2]], 1, [1, -1], [0, 1], 0)
+    Traceback (most recent call last):
+    verify.kernel.CertificateError: w makes 1 mistakes, not the claimed 0
+    """
+    actual = count_mistakes(rows, scale, labels, w, zero)
+    if actual != claimed:
+        raise CertificateError(f"w makes {actual} mistakes, not the claimed {claimed}")
