@@ -5,3 +5,24 @@ are used.
 """
 
 __version__ = "0.1.0"
+
+#: Public names served lazily from their modules (``verify.certify(dataset)``), so that
+#: ``import verify`` imports nothing else.
+_LAZY = {
+    "certify": "verify.certificates",
+    "Separator": "verify.certificates",
+    "NonSeparable": "verify.certificates",
+    "check_weights": "verify.certificates",
+    "Monitor": "verify.monitor",
+    "ProofViolation": "verify.monitor",
+    "audit": "verify.audit",
+}
+
+
+def __getattr__(name: str) -> object:  # PEP 562
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'verify' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

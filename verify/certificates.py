@@ -1,0 +1,431 @@
+"""Certificate search for a labelled data set (untrusted): floats propose, the kernel decides.
+
+:func:`certify` answers "is this data set linearly separable?" with a certificate that
+:mod:`verify.kernel` has checked exactly:
+
+- :class:`Separator`: a w with minₙ yₙ w·xₙ = ρ > 0 -- by default the *max-margin* w*, the
+  solution of min ½‖w‖² s.t. yₙ w·xₙ ≥ 1 (the bias is an ordinary coordinate, as in the
+  convergence proof), with exact KKT multipliers α; it gives the smallest possible Novikoff
+  bound R²‖w‖²/ρ² over all separators;
+- :class:`NonSeparable`: a Gordan certificate λ ≥ 0, λ ≠ 0, Σ λₙ yₙ xₙ = 0 (aligned with the
+  rows): no separator exists and PLA never halts.
+
+How the max-margin problem is solved.  The problem min ‖v‖ s.t. zₙ·v ≥ 1 (zₙ = yₙ·rowₙ, the
+integer rows of the data) is a *least distance program*; Lawson and Hanson reduce it to the
+non-negative least squares problem min ‖E u − f‖, u ≥ 0, with columns eₙ = (zₙ, 1) and
+f = (0, …, 0, 1).  At the optimum either E u = f -- then λ = u is a Gordan certificate -- or
+v = −r/r_last for the residual r = f − E u, with multipliers u / r_last.  A float NNLS
+(:func:`scipy.optimize.nnls`, when scipy is installed) proposes the support set; the same
+active-set method then runs in exact rational arithmetic from that warm start (usually one
+linear solve with python-flint), so the answer is exactly right even when the floats were
+not.  The kernel checks the result before it is returned.
+
+When the exact max-margin problem would be too costly (more than :data:`MAX_EXACT_ENTRIES`
+numbers in the data, or more than :data:`MAX_EXACT_ITERATIONS` exact active-set iterations),
+:func:`certify` falls back to a separator found by a float linear program and checked exactly
+(``kind == "lp"``; :attr:`Separator.note` says why).
+
+>>> import pla
+>>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> s = certify(ds)
+>>> s.kind, [str(v) for v in s.w], s.rho, s.bound
+('max-margin', ['-2', '1/2', '1/2'], Fraction(1, 1), Fraction(117, 1))
+>>> xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [1, 1, -1, -1])
+>>> [str(v) for v in certify(xor).lam]
+['1', '1', '1', '1']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import floor, gcd
+from operator import mul
+from typing import Any, Sequence
+
+from verify import kernel
+
+__all__ = [
+    "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
+    "separator_for", "max_margin", "lp_separator", "check_weights", "METHODS",
+    "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
+]
+
+#: ``certify(method=...)``: the exact max-margin separator (default) or an LP separator.
+METHODS = ("maxmargin", "lp")
+#: Above this many numbers (n × dim) the exact max-margin search is skipped for an LP separator.
+MAX_EXACT_ENTRIES = 4_000_000
+#: Exact active-set iterations allowed after the float warm start before falling back to LP.
+MAX_EXACT_ITERATIONS = 400
+
+
+class CertificateNotFound(RuntimeError):
+    """No certificate could be produced (should not happen; the message says what failed)."""
+
+
+@dataclass(frozen=True)
+class Separator:
+    """A kernel-checked separator w of a data set and the constants of Novikoff's bound.
+
+    ``w`` separates the data (minₙ yₙ w·xₙ = ``rho`` > 0, first attained at row ``argmin``).
+    ``kind`` is ``"max-margin"`` (then ``maxmargin == w`` and ``alpha`` holds the exact KKT
+    multipliers, one per row, checked by :func:`verify.kernel.check_max_margin`), ``"lp"``
+    (a linear-programming separator; ``maxmargin`` and ``alpha`` are None) or ``"given"``.
+    ``R2`` = maxₙ ‖xₙ‖², ``norm2`` = ‖w‖², ``gamma2`` = ρ²/‖w‖² (the squared geometric
+    margin γ²) and ``bound`` = R²‖w‖²/ρ² = (R/γ)², Novikoff's bound on the number of updates.
+    """
+
+    w: tuple[Fraction, ...]
+    kind: str
+    rho: Fraction
+    argmin: int
+    R2: Fraction
+    norm2: Fraction
+    gamma2: Fraction
+    bound: Fraction
+    maxmargin: tuple[Fraction, ...] | None = None
+    alpha: tuple[Fraction, ...] | None = None
+    note: str = ""
+
+    @property
+    def separable(self) -> bool:
+        return True
+
+    @property
+    def support(self) -> tuple[int, ...]:
+        """Rows with αₙ > 0 (the support vectors), or () without multipliers."""
+        return () if self.alpha is None else tuple(n for n, a in enumerate(self.alpha) if a)
+
+    @property
+    def bound_updates(self) -> int:
+        """⌊R²‖w‖²/ρ²⌋: PLA from w₀ = 0 makes at most this many updates."""
+        return floor(self.bound)
+
+
+@dataclass(frozen=True)
+class NonSeparable:
+    """A kernel-checked Gordan certificate: ``lam`` ≥ 0, ≠ 0, Σ λₙ yₙ xₙ = 0 (aligned with rows).
+
+    Any w would give Σ λₙ yₙ w·xₙ = 0, so some yₙ w·xₙ ≤ 0 among the rows with λₙ > 0:
+    no separator exists and PLA never halts on these data.
+    """
+
+    lam: tuple[Fraction, ...]
+
+    @property
+    def separable(self) -> bool:
+        return False
+
+    @property
+    def support(self) -> tuple[int, ...]:
+        """Rows with λₙ > 0."""
+        return tuple(n for n, v in enumerate(self.lam) if v)
+
+
+@dataclass(frozen=True)
+class WeightsCheck:
+    """The exact verdict on given weights: ``separates``; then ``margin`` = minₙ yₙ w·xₙ at
+    ``row``; otherwise ``row`` is the first row with yₙ w·xₙ ≤ 0 and ``margin`` its value."""
+
+    w: tuple[Fraction, ...]
+    separates: bool
+    row: int
+    margin: Fraction
+    separator: Separator | None = None
+
+
+# ----------------------------------------------------------------------------- public API
+def certify(dataset: Any, method: str = "maxmargin") -> Separator | NonSeparable:
+    """A kernel-checked :class:`Separator` or :class:`NonSeparable` certificate for ``dataset``.
+
+    ``method="maxmargin"`` (default) gives the max-margin separator unless that is too costly
+    (then an LP separator with a ``note``); ``method="lp"`` asks for an LP separator directly.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if method == "lp":
+        found = lp_separator(dataset)
+        if found is not None:
+            return found
+        return max_margin(dataset)
+    if dataset.n * dataset.dim > MAX_EXACT_ENTRIES:
+        found = lp_separator(dataset, note=f"max-margin skipped: {dataset.n} x {dataset.dim} "
+                                           f"numbers exceed {MAX_EXACT_ENTRIES:,}")
+        if found is not None:
+            return found
+        return max_margin(dataset)
+    try:
+        return max_margin(dataset, max_iterations=MAX_EXACT_ITERATIONS)
+    except _TooCostly as exc:
+        found = lp_separator(dataset, note=f"max-margin skipped: {exc}")
+        if found is not None:
+            return found
+        return max_margin(dataset)
+
+
+def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str = "",
+                  alpha: Sequence[Fraction] | None = None) -> Separator:
+    """The :class:`Separator` record of ``w`` after the kernel has checked it (and α, if given).
+
+    Raises :class:`verify.kernel.CertificateError` when ``w`` does not separate the data.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[1], [-1]], [1, -1])
+    >>> s = separator_for(ds, [0, 2])
+    >>> s.rho, s.R2, s.gamma2, s.bound
+    (Fraction(2, 1), Fraction(2, 1), Fraction(1, 1), Fraction(2, 1))
+    """
+    w = tuple(Fraction(v) for v in w)
+    facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+    maxmargin = None
+    if alpha is not None:
+        alpha = tuple(alpha)
+        kernel.check_max_margin(dataset.rows, dataset.scale, dataset.labels, w, alpha)
+        maxmargin = w
+    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    norm2 = sum((v * v for v in w), Fraction(0))
+    rho = facts.rho
+    return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
+                     gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
+                     maxmargin=maxmargin, alpha=alpha, note=note)
+
+
+def check_weights(dataset: Any, w: Sequence[Any]) -> WeightsCheck:
+    """Check given weights exactly: their minimum margin, or the first row they misclassify.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[1], [-1]], [1, -1])
+    >>> check_weights(ds, ["0.1", "-0.5"]).separates, check_weights(ds, ["0.1", "-0.5"]).row
+    (False, 0)
+    """
+    from pla.exact import to_fraction
+
+    exact = tuple(to_fraction(v) for v in w)
+    if len(exact) != dataset.dim:
+        raise ValueError(f"{len(exact)} weights for {dataset.dim}-dimensional examples "
+                         "(bias first)" if dataset.bias else
+                         f"{len(exact)} weights for {dataset.dim}-dimensional examples")
+    try:
+        separator = separator_for(dataset, exact)
+    except kernel.CertificateError as exc:
+        row = exc.index if exc.index is not None else 0
+        margin = dataset.labels[row] * sum((a * b for a, b in zip(exact, dataset.X[row])),
+                                           Fraction(0))
+        return WeightsCheck(exact, False, row, margin)
+    return WeightsCheck(exact, True, separator.argmin, separator.rho, separator)
+
+
+def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | NonSeparable:
+    """The exact max-margin separator, or a Gordan certificate when there is none.
+
+    Raises ``_TooCostly`` (internal) after ``max_iterations`` exact active-set iterations.
+    """
+    Z = [tuple(y * v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
+    start = _propose_support(Z)
+    U, Q = _exact_nnls(Z, start, max_iterations)
+    dim = len(Z[0])
+    # residual r = f - E u, scaled by Q: (-Σ Uⱼ zⱼ, Q - Σ Uⱼ)
+    r_vec = [0] * dim
+    for j, u in U.items():
+        for i, v in enumerate(Z[j]):
+            r_vec[i] -= u * v
+    r_last = Q - sum(U.values())
+    if r_last == 0 and not any(r_vec):
+        lam = [0] * len(Z)
+        for j, u in U.items():
+            lam[j] = u
+        g = gcd(*lam)
+        certificate = NonSeparable(tuple(Fraction(v // g) for v in lam))
+        kernel.check_gordan(dataset.rows, dataset.scale, dataset.labels, certificate.lam)
+        return certificate
+    if r_last <= 0:
+        raise CertificateNotFound("exact NNLS ended with a non-positive last residual")
+    # v = -r_vec / r_last (in units where the rows are the integer rows); w* = scale · v;
+    # multipliers for the integer rows uⱼ / r_last, for the exact xₙ = rowₙ / scale: scale² ×.
+    s = dataset.scale
+    w = tuple(Fraction(-s * ri, r_last) for ri in r_vec)
+    alpha = [Fraction(0)] * len(Z)
+    for j, u in U.items():
+        alpha[j] = Fraction(u * s * s, r_last)
+    return separator_for(dataset, w, kind="max-margin", alpha=alpha)
+
+
+def lp_separator(dataset: Any, note: str = "") -> Separator | None:
+    """A separator from a float linear program (min Σ|wᵢ| s.t. yₙ w·xₙ ≥ 1), made exact and
+    checked by the kernel; None when scipy is missing or the LP finds none."""
+    try:
+        import numpy as np
+        from scipy.optimize import linprog
+    except ImportError:
+        return None
+    Z = [tuple(y * v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
+    A = _float_matrix(Z)
+    if A is None:
+        return None
+    n, dim = A.shape
+    c = np.ones(2 * dim)
+    A_ub = -np.hstack([A, -A])
+    result = linprog(c, A_ub=A_ub, b_ub=-np.ones(n), bounds=(0, None), method="highs")
+    if result.status != 0:
+        return None
+    w_float = result.x[:dim] - result.x[dim:]
+    for limit in (1, 10, 100, 10**4, 10**6, 10**9, 10**12, None):
+        if limit is None:
+            candidate = [Fraction(float(v)) for v in w_float]  # the float itself, exactly
+        else:
+            candidate = [Fraction(float(v)).limit_denominator(limit) for v in w_float]
+        if not any(candidate):
+            continue
+        try:
+            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, candidate)
+        except kernel.CertificateError:
+            continue
+        # report the multiple with minimum margin exactly 1 (like the max-margin w*)
+        return separator_for(dataset, [v / facts.rho for v in candidate], kind="lp", note=note)
+    return None
+
+
+# ----------------------------------------------------------------------------- internals
+class _TooCostly(RuntimeError):
+    """The exact active-set search exceeded its iteration budget."""
+
+
+def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
+    """Z scaled into floats by one common factor, or None when numpy is missing / overflow."""
+    try:
+        import numpy as np
+    except ImportError:
+        return None
+    biggest = max((abs(v) for row in Z for v in row), default=0) or 1
+    if biggest.bit_length() < 1000:
+        A = np.array(Z, dtype=float) / float(biggest)
+    else:
+        A = np.array([[float(Fraction(v, biggest)) for v in row] for row in Z])
+    return A if np.all(np.isfinite(A)) else None
+
+
+def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
+    """Row indices a float NNLS puts in the support, largest multiplier first ([] without scipy)."""
+    try:
+        import numpy as np
+        from scipy.optimize import nnls
+    except ImportError:
+        return []
+    A = _float_matrix(Z)
+    if A is None:
+        return []
+    n = A.shape[0]
+    E = np.vstack([A.T, np.ones(n)])
+    f = np.zeros(E.shape[0])
+    f[-1] = 1.0
+    try:
+        u, _ = nnls(E, f, maxiter=max(50, 3 * n))
+    except RuntimeError:  # iteration limit: no proposal, start cold
+        return []
+    if not np.all(np.isfinite(u)) or u.max() <= 0:
+        return []
+    tolerance = 1e-9 * u.max()
+    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+
+
+def _solve(matrix: list[list[int]], rhs: list[int]) -> list[Fraction] | None:
+    """The exact solution of a square rational system, or None when it is singular.
+
+    The only place the search does exact linear algebra (python-flint; swap it here).
+    """
+    import flint
+
+    k = len(rhs)
+    try:
+        solution = flint.fmpq_mat(k, k, [v for row in matrix for v in row]).solve(
+            flint.fmpq_mat(k, 1, rhs))
+    except ZeroDivisionError:
+        return None
+    return [Fraction(int(e.p), int(e.q)) for e in solution.entries()]
+
+
+def _independent(columns: list[tuple[int, ...]]) -> list[int]:
+    """Positions of a maximal linearly independent subset of ``columns``, earliest first."""
+    import flint
+
+    if not columns:
+        return []
+    rows, k = len(columns[0]), len(columns)
+    reduced, rank = flint.fmpq_mat(rows, k, [columns[c][r] for r in range(rows)
+                                             for c in range(k)]).rref()
+    pivots = []
+    for r in range(rank):
+        for c in range(k):
+            if reduced[r, c] != 0:
+                pivots.append(c)
+                break
+    return pivots
+
+
+def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int | None
+                ) -> tuple[dict[int, int], int]:
+    """Lawson–Hanson NNLS for columns eⱼ = (zⱼ, 1), target f = (0, …, 0, 1), exactly.
+
+    Returns the solution u as integers over a common denominator: ({j: Uⱼ}, Q), uⱼ = Uⱼ/Q,
+    with every listed Uⱼ > 0.  ``start`` is a proposed passive set (warm start).
+    """
+    n, dim = len(Z), len(Z[0])
+
+    def column(j: int) -> tuple[int, ...]:
+        return Z[j] + (1,)
+
+    def least_squares(P: list[int]) -> list[Fraction] | None:
+        G = [[sum(map(mul, Z[a], Z[b])) + 1 for b in P] for a in P]
+        return _solve(G, [1] * len(P))
+
+    # warm start: an independent subset of the proposal whose least-squares solution is > 0
+    u: dict[int, Fraction] = {}
+    P = [start[k] for k in _independent([column(j) for j in start])] if start else []
+    while P:
+        s = least_squares(P)
+        if s is None:  # cannot happen for independent columns; start cold
+            P = []
+            break
+        if all(v > 0 for v in s):
+            u = dict(zip(P, s))
+            break
+        P = [j for j, v in zip(P, s) if v > 0]
+    P = list(u)
+    iterations = 0
+    while True:
+        Q = 1
+        for v in u.values():
+            Q = Q * v.denominator // gcd(Q, v.denominator)
+        U = {j: v.numerator * (Q // v.denominator) for j, v in u.items()}
+        r_vec = [0] * dim
+        for j, uj in U.items():
+            for i, v in enumerate(Z[j]):
+                r_vec[i] -= uj * v
+        r_last = Q - sum(U.values())
+        best, best_j = 0, -1
+        in_P = set(P)
+        for j in range(n):
+            if j not in in_P:
+                g = sum(map(mul, Z[j], r_vec)) + r_last
+                if g > best:
+                    best, best_j = g, j
+        if best_j < 0:
+            return U, Q
+        iterations += 1
+        if max_iterations is not None and iterations > max_iterations:
+            raise _TooCostly(f"more than {max_iterations} exact active-set iterations")
+        P.append(best_j)
+        u.setdefault(best_j, Fraction(0))
+        while True:
+            s = least_squares(P)
+            if s is None:
+                raise CertificateNotFound("singular least-squares system in the exact NNLS")
+            if all(v > 0 for v in s):
+                u = dict(zip(P, s))
+                break
+            step = min(u[j] / (u[j] - v) for j, v in zip(P, s) if v <= 0)
+            u = {j: u[j] + step * (v - u[j]) for j, v in zip(P, s)}
+            P = [j for j in P if u[j] > 0]
+            u = {j: u[j] for j in P}
+            if not P:
+                break
