@@ -163,6 +163,7 @@ def _environment() -> dict[str, str]:
             "TERM": "dumb",
             "LC_ALL": "C.UTF-8",
             "PYTHONIOENCODING": "utf-8",
+            "PYTHONUNBUFFERED": "1",  # stdout and stderr interleave as on a terminal
             "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
         }
     )
@@ -242,22 +243,34 @@ def _file_block(body: str, info: str, workdir: Path) -> str:
     return f'{fence}text title="{name}"\n{body.rstrip()}\n{fence}\n'
 
 
+def subcommand_names() -> list[str]:
+    """The subcommands of ``pla``, in the order ``pla --help`` lists them (from ``verify.cli``)."""
+    import argparse
+
+    from verify.cli import build_parser
+
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    raise PageBlockError("verify.cli.build_parser() has no subcommands")
+
+
 def cli_reference_markdown(workdir: Path, heading_level: int = 2) -> str:
-    """Markdown with the real ``--help`` of ``pla`` and of each subcommand it lists."""
-    top = run_command(["pla", "--help"], workdir)
-    if top.status != 0:
-        raise CommandFailed(top.display, top.status, 0, top.output)
-    match = re.search(r"\{([a-z0-9,-]+)\}", top.output)
-    if match is None:
-        raise PageBlockError("`pla --help` lists no subcommands in {a,b,...} form")
+    """Markdown with the real ``--help`` of ``pla`` and of each of its subcommands.
+
+    The names come from the parser; every text shown is the output of really running
+    ``pla --help`` and ``pla NAME --help``.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
     hashes = "#" * heading_level
-    parts = [f"```console\n$ pla --help\n{top.output.rstrip()}\n```\n"]
-    for name in match.group(1).split(","):
-        result = run_command(["pla", name, "--help"], workdir)
+    parts = []
+    for argv in (["pla", "--help"], *(["pla", name, "--help"] for name in subcommand_names())):
+        result = run_command(argv, workdir)
         if result.status != 0:
             raise CommandFailed(result.display, result.status, 0, result.output)
+        title = "pla" if len(argv) == 2 else f"pla {argv[1]}"
         parts.append(
-            f"{hashes} `pla {name}`\n\n```console\n$ pla {name} --help\n{result.output.rstrip()}\n```\n"
+            f"{hashes} `{title}`\n\n```console\n$ {result.display}\n{result.output.rstrip()}\n```\n"
         )
     return "\n".join(parts)
 

@@ -12,7 +12,7 @@ Until it does, the final weights of the example's own PLA run are used as w_f
 :attr:`SeparatorFacts.kind` says which one a page is showing.
 
 >>> DATA["walk"].make_data[:2]
-('--n', '12')
+('--n', '16')
 >>> RUNS["walk"].data
 'walk'
 """
@@ -38,8 +38,11 @@ __all__ = [
     "RunFacts",
     "SeparatorFacts",
     "OrderStudy",
+    "ProofFacts",
     "ExampleBook",
     "UnknownExample",
+    "ExampleMismatch",
+    "check_page_examples",
     "separator_facts",
 ]
 
@@ -53,11 +56,13 @@ class UnknownExample(KeyError):
 
 @dataclass(frozen=True)
 class DataSpec:
-    """A data set made by ``pla make-data`` with these arguments (output file appended)."""
+    """A data set: made by ``pla make-data`` with ``make_data`` arguments (output file
+    appended), or, when ``text`` is given, that exact file content (``dat`` format)."""
 
     name: str
     make_data: tuple[str, ...]
     description: str
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,12 +92,24 @@ DATA = {
     for spec in (
         DataSpec(
             "walk",
-            ("--n", "12", "--d", "2", "--margin", "1/10", "--seed", "3"),
-            "12 points in the plane, separable with geometric margin at least 1/10",
+            ("--n", "16", "--d", "2", "--margin", "1/20", "--seed", "4"),
+            "16 points in the plane, separable with geometric margin at least 1/20",
+        ),
+        DataSpec(
+            "textbook",
+            (),
+            "the classic three-point walk-through: x1 = (3, 3), x2 = (4, 3) positive, x3 = (1, 1) negative",
+            text="3 3 +1\n4 3 +1\n1 1 -1\n",
+        ),
+        DataSpec(
+            "xor",
+            (),
+            "XOR: four points that no line separates",
+            text="0 0 -1\n1 1 -1\n0 1 +1\n1 0 +1\n",
         ),
         DataSpec(
             "tutorial",
-            ("--n", "40", "--d", "2", "--margin", "1/20", "--seed", "1"),
+            ("--n", "40", "--d", "2", "--margin", "1/20", "--seed", "6"),
             "the tutorial's data: 40 points in the plane, margin at least 1/20",
         ),
     )
@@ -108,6 +125,8 @@ RUNS = {
         RunSpec("walk-zero-positive", "walk", zero="positive"),
         RunSpec("walk-zero-negative", "walk", zero="negative"),
         RunSpec("walk-zero-correct", "walk", zero="correct"),
+        RunSpec("textbook", "textbook"),
+        RunSpec("textbook-first", "textbook", order="first"),
         RunSpec("tutorial", "tutorial"),
     )
 }
@@ -141,7 +160,12 @@ class DataFacts:
 
 @dataclass(frozen=True)
 class RunFacts:
-    """What a page may say about one run; ``result`` keeps the full exact :class:`pla.Result`."""
+    """What a page may say about one run; ``result`` keeps the full exact :class:`pla.Result`.
+
+    ``training_mistakes`` counts mistakes of the final w under the run's own sign(0) rule,
+    ``misclassified`` the points with yₙ w·xₙ ≤ 0 (on the line counts as wrong),
+    ``min_signed_score`` is minₙ yₙ w·xₙ for the final w (positive iff it separates).
+    """
 
     updates: int
     epochs: int
@@ -151,7 +175,29 @@ class RunFacts:
     eta: Fraction
     zero: str
     training_mistakes: int
+    misclassified: int
+    min_signed_score: Fraction
     result: Any = field(repr=False, compare=False)
+
+    @property
+    def still_wrong_after_update(self) -> int:
+        """Updates after which the corrected point was still a mistake (one update need not fix it)."""
+        import pla
+
+        return sum(1 for s in self.result.steps if pla.is_mistake(_dot(s.w_after, s.x), s.y, self.zero))
+
+    @property
+    def score_gain_is_eta_norm2(self) -> bool:
+        """Whether every update raised yₙ·w·xₙ by exactly η‖xₙ‖² (checked exactly on each step)."""
+        return all(
+            s.y * _dot(s.w_after, s.x) - s.y * s.score == self.eta * _dot(s.x, s.x)
+            for s in self.result.steps
+        )
+
+    @property
+    def distinct_points_updated(self) -> int:
+        """How many different points PLA corrected."""
+        return len({s.index for s in self.result.steps})
 
     @property
     def first_update_index(self) -> int:
@@ -199,6 +245,27 @@ def separator_facts(
 
 
 @dataclass(frozen=True)
+class ProofFacts:
+    """The proof's inequalities checked exactly at every step of one run (η = 1, w₀ = 0).
+
+    ``inner_holds``: w_f·wₜ ≥ tρ for every t; ``norm_holds``: ‖wₜ‖² ≤ tR² for every t;
+    ``bound_holds``: T ≤ R²‖w_f‖²/ρ².  ``inner_min_excess`` is min over t ≥ 1 of
+    w_f·wₜ − tρ and ``norm_min_room`` min over t ≥ 1 of tR² − ‖wₜ‖² (both ≥ 0 when the
+    inequalities hold).  ``final_inner`` and ``final_norm2`` are w_f·w_T and ‖w_T‖².
+    """
+
+    updates: int
+    inner_holds: bool
+    norm_holds: bool
+    bound_holds: bool
+    inner_min_excess: Fraction
+    norm_min_room: Fraction
+    final_inner: Fraction
+    final_norm2: Fraction
+    separator: SeparatorFacts
+
+
+@dataclass(frozen=True)
 class OrderStudy:
     """Update counts of one data set over ``runs`` seeded random visiting orders."""
 
@@ -236,6 +303,9 @@ class ExampleBook:
             from verify.docsite.commands import CommandFailed, run_command
 
             self.workdir.mkdir(parents=True, exist_ok=True)
+            if DATA[name].text is not None:
+                path.write_text(DATA[name].text, encoding="utf-8")
+                return path
             argv = ["pla", "make-data", *DATA[name].make_data, path.name]
             made = run_command(argv, self.workdir)
             if made.status != 0:
@@ -280,7 +350,10 @@ class ExampleBook:
             self._runs[name] = RunFacts(
                 updates=result.updates, epochs=result.epochs, halted=result.halted,
                 w=tuple(result.w), order=spec.order, eta=Fraction(spec.eta), zero=spec.zero,
-                training_mistakes=mistakes, result=result,
+                training_mistakes=mistakes,
+                misclassified=sum(1 for x, y in zip(ds.X, ds.labels) if y * _dot(result.w, x) <= 0),
+                min_signed_score=min(y * _dot(result.w, x) for x, y in zip(ds.X, ds.labels)),
+                result=result,
             )
         return self._runs[name]
 
@@ -299,6 +372,30 @@ class ExampleBook:
                 facts = separator_facts(tuple(final), ds.X, ds.labels, "final PLA weights")
             self._separators[name] = facts
         return self._separators[name]
+
+    # -- the proof along a run --------------------------------------------------
+    def proof(self, name: str) -> ProofFacts:
+        """Check the two growth inequalities and the bound exactly along run ``name``."""
+        facts = self.run(name)
+        if facts.eta != 1 or facts.result.options.w0 is not None:
+            raise ValueError(f"run {name!r}: the page's proof facts assume eta = 1 and w0 = 0")
+        sep = self.separator(RUNS[name].data)
+        weights = [s.w_after for s in facts.result.steps]
+        inner = [_dot(sep.w, w) for w in weights]
+        norm2 = [_dot(w, w) for w in weights]
+        excess = [value - (t + 1) * sep.rho for t, value in enumerate(inner)]
+        room = [(t + 1) * sep.R2 - value for t, value in enumerate(norm2)]
+        return ProofFacts(
+            updates=facts.updates,
+            inner_holds=all(e >= 0 for e in excess),
+            norm_holds=all(r >= 0 for r in room),
+            bound_holds=facts.updates <= sep.bound,
+            inner_min_excess=min(excess, default=Fraction(0)),
+            norm_min_room=min(room, default=Fraction(0)),
+            final_inner=inner[-1] if inner else Fraction(0),
+            final_norm2=norm2[-1] if norm2 else Fraction(0),
+            separator=sep,
+        )
 
     # -- many orders ----------------------------------------------------------------
     def orders(self, name: str) -> OrderStudy:
@@ -343,3 +440,39 @@ def _certified_separator(ds: Any) -> tuple[Fraction, ...] | None:
         raise ValueError(f"verify.certify returned {type(result).__name__} without .w for an example "
                          "that should be separable")
     return tuple(Fraction(v) for v in w)
+
+
+class ExampleMismatch(ValueError):
+    """A page makes an example's data file with other arguments (or text) than the example."""
+
+
+def check_page_examples(markdown: str) -> None:
+    """Check that a page's ``pla make-data ... NAME.dat`` lines and ``pla-file NAME.dat`` blocks
+    make exactly the data of example ``NAME``, so the numbers quoted from the example describe
+    the data the page's own commands made.
+
+    >>> check_page_examples("$ pla make-data --n 16 --d 2 --margin 1/20 --seed 4 walk.dat")
+    >>> check_page_examples("$ pla make-data --n 16 --d 2 --margin 1/20 --seed 5 walk.dat")
+    Traceback (most recent call last):
+    ...
+    verify.docsite.examples.ExampleMismatch: walk.dat is made with --n 16 --d 2 --margin 1/20 --seed 5 but example 'walk' uses --n 16 --d 2 --margin 1/20 --seed 4
+    """
+    import re
+    import shlex
+
+    for line in markdown.splitlines():
+        if not line.startswith("$ pla make-data "):
+            continue
+        argv = shlex.split(line[2:])
+        stem = Path(argv[-1]).stem
+        if stem in DATA and DATA[stem].text is None and tuple(argv[2:-1]) != DATA[stem].make_data:
+            raise ExampleMismatch(
+                f"{argv[-1]} is made with {' '.join(argv[2:-1])} but example {stem!r} uses "
+                f"{' '.join(DATA[stem].make_data)}"
+            )
+    for match in re.finditer(r"^```pla-file (\S+)\n(.*?)^```", markdown, re.MULTILINE | re.DOTALL):
+        stem = Path(match.group(1)).stem
+        if stem in DATA and DATA[stem].text is not None and match.group(2) != DATA[stem].text:
+            raise ExampleMismatch(
+                f"pla-file {match.group(1)} differs from the text of example {stem!r}"
+            )

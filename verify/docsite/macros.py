@@ -4,11 +4,11 @@ Grammar of one macro (nothing else is evaluated; there is no ``eval``)::
 
     {{ KIND('NAME').FIELD[.FIELD...] [| FILTER] }}
 
-- KIND is ``data``, ``run``, ``separator`` or ``orders`` (see
+- KIND is ``data``, ``run``, ``separator``, ``proof`` or ``orders`` (see
   :class:`verify.docsite.examples.ExampleBook`), NAME an example defined in
   :mod:`verify.docsite.examples`, FIELD an attribute (or a 0-based index into a tuple);
 - FILTER is ``tex`` (fractions as ``\\frac{p}{q}``, for use inside ``$...$``),
-  ``floor``, ``ceil``, ``plus1`` (a 0-based index shown 1-based) or ``count``.
+  ``floor``, ``ceil``, ``plus1`` (a 0-based index shown 1-based), ``neg`` or ``count``.
 
 Without a filter an exact number is shown as it is (``7``, ``-3/4``), a tuple as
 ``(1, -2, 3/4)``, a boolean as ``yes``/``no``.  An unknown kind, example or field
@@ -32,8 +32,8 @@ from typing import Any
 
 __all__ = ["MacroError", "KINDS", "FILTERS", "expand_macros", "expand_macros_in_markdown", "format_value"]
 
-KINDS = ("data", "run", "separator", "orders")
-FILTERS = ("tex", "floor", "ceil", "plus1", "count")
+KINDS = ("data", "run", "separator", "proof", "orders")
+FILTERS = ("tex", "floor", "ceil", "plus1", "neg", "count")
 _MACRO = re.compile(r"\{\{(?P<body>[^{}]*?)\}\}")
 _BODY = re.compile(
     r"""^\s*(?P<kind>[a-z]+)\(\s*(?P<quote>['"])(?P<name>[\w.-]+)(?P=quote)\s*\)"""
@@ -74,6 +74,8 @@ def format_value(value: Any, filter_name: str | None = None) -> str:
         return str(math.ceil(value))
     if filter_name == "plus1":
         return str(value + 1)
+    if filter_name == "neg":
+        return str(-value)
     if filter_name == "count":
         return str(len(value))
     if filter_name is not None:

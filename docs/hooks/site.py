@@ -1,0 +1,94 @@
+"""mkdocs hook: everything the site computes at build time (see docs/design.md, "The site").
+
+- ```` ```pla-run ```` / ```` ```pla-file ```` blocks run real ``pla`` commands and show their
+  real output; ``<!-- pla: cli-reference -->`` inserts the real ``--help`` texts
+  (:mod:`verify.docsite.commands`);
+- ``{{ run('walk').updates }}`` macros insert numbers from exact runs
+  (:mod:`verify.docsite.macros`, :mod:`verify.docsite.examples`);
+- ``figures/*.png`` are drawn with matplotlib from exact runs (:mod:`verify.docsite.figures`);
+- maths is rendered to MathML on the server (:mod:`verify.docsite.mathml`), last of all
+  content hooks, so that maths emitted by any other hook is rendered too.
+
+Scratch files live in ``build/docs/`` only (made afresh at every build).
+The logic lives in the importable, tested package :mod:`verify.docsite`; this file only wires it.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+from verify.docsite.commands import expand_command_blocks
+from verify.docsite.examples import ExampleBook, check_page_examples
+from verify.docsite.figures import draw_all
+from verify.docsite.macros import expand_macros_in_markdown
+from verify.docsite.mathml import render_math_in_html
+
+
+class _Build:
+    """The state of one build: where scratch files go and the examples computed so far."""
+
+    def __init__(self, root: Path) -> None:
+        self.workdir = root / "build" / "docs"
+        if self.workdir.exists():
+            shutil.rmtree(self.workdir)
+        self.workdir.mkdir(parents=True)
+        self.book = ExampleBook(self.workdir / "examples")
+        self.started = time.monotonic()
+
+
+_build: _Build | None = None
+_log = logging.getLogger("mkdocs.plugins.pla_verify_site")
+
+
+def _current() -> _Build:
+    if _build is None:
+        raise PluginError("docs/hooks/site.py: on_pre_build did not run")
+    return _build
+
+
+def on_pre_build(config) -> None:
+    global _build
+    _build = _Build(Path(config.config_file_path).resolve().parent)
+
+
+def on_files(files, config):
+    build = _current()
+    try:
+        written = draw_all(build.book, build.workdir / "figures")
+    except Exception as error:  # any failure to draw must stop the build, with its cause
+        raise PluginError(f"drawing the figures failed: {type(error).__name__}: {error}") from error
+    for path in written:
+        files.append(File.generated(config, f"figures/{path.name}", abs_src_path=str(path)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    build = _current()
+    page_dir = build.workdir / "pages" / Path(page.file.src_uri).with_suffix("")
+    try:
+        check_page_examples(markdown)
+        markdown = expand_command_blocks(markdown, page_dir)
+        return expand_macros_in_markdown(markdown, build.book)
+    except Exception as error:
+        raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error
+
+
+@event_priority(-100)
+def on_page_content(html, page, config, files):
+    try:
+        return render_math_in_html(html)
+    except Exception as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from error
+
+
+def on_post_build(config) -> None:
+    build = _current()
+    elapsed = time.monotonic() - build.started
+    _log.info(f"pla-verify site: pages computed in {elapsed:.1f} s; scratch files in {build.workdir}")
