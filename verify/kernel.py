@@ -362,7 +362,7 @@ class _Context:
         sp = _sympy()
         v = sp.S(v)
         for _ in range(32):
-            new = v.xreplace({k: val for k, (_, val) in self.vecdefs.items()})
+            new = sp.S(v.xreplace({k: val for k, (_, val) in self.vecdefs.items()}))
             if new == v:
                 break
             for k, (name, _) in self.vecdefs.items():
