@@ -1,0 +1,1 @@
+"""pytest plugin (entry point ``pla_claims``): collects ```claim blocks from Markdown files."""
