@@ -151,6 +151,7 @@ def run(
     keep_steps: bool = True,
     on_step: StepCallback | None = None,
     options: RunOptions | None = None,
+    on_update: Callable[[int, int, int, Fraction], None] | None = None,
 ) -> Result:
     """Run PLA exactly on ``dataset``.
 
@@ -163,6 +164,12 @@ def run(
     ``halted=False``.  ``epochs`` counts passes over the data as in the pass-based formulation
     (a cyclic run whose updates all fall in its first two passes has 3 epochs); for ``first`` it
     counts scans from the first point; for ``random`` it is ⌈visits / N⌉ (at least 1).
+
+    ``engine="default"`` is the fast exact engine (:mod:`pla.fast_engine`: vectorised block
+    scans proved exact before each block, big integers otherwise); ``"reference"`` uses plain Fractions.  Both
+    give the same steps.  ``on_step`` gets each :class:`Step` (vectors of Fractions, built only
+    when asked for); ``on_update(t, index, y, score)`` is a cheap per-update hook that builds no
+    vectors (``score`` = wₜ·xₙ exactly).
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[1], [-1]], [1, -1], bias=False)
@@ -186,10 +193,25 @@ def run(
         callback = steps.append
     else:
         callback = on_step
-    implementation = _reference_engine if engine == "reference" else _integer_engine
-    w, updates, epochs, halted = implementation(dataset, options, callback)
+    if engine == "reference":
+        if on_update is not None:
+            callback = _with_update_hook(callback, on_update)
+        w, updates, epochs, halted = _reference_engine(dataset, options, callback)
+    else:
+        from pla.fast_engine import run_fast
+
+        w, updates, epochs, halted = run_fast(dataset, options, callback, on_update=on_update)
     return Result(w=w, updates=updates, epochs=epochs, halted=halted, options=options,
                   steps=tuple(steps))
+
+
+def _with_update_hook(callback: StepCallback | None,
+                      on_update: Callable[[int, int, int, Fraction], None]) -> StepCallback:
+    def both(step: Step) -> None:
+        on_update(step.t, step.index, step.y, step.score)
+        if callback is not None:
+            callback(step)
+    return both
 
 
 def visiting_order(n: int, options: RunOptions) -> list[int]:
