@@ -1,0 +1,389 @@
+"""The Novikoff monitor: every inequality of the convergence proof, checked exactly at every update.
+
+Hook a :class:`Monitor` into the engine with ``pla.run(..., on_step=monitor)`` and call
+:meth:`Monitor.finish` with the result.  With w_f a separator, ρ = minₙ yₙ w_f·xₙ (the
+unnormalised margin), R² = maxₙ ‖xₙ‖², learning rate η and w₀ = 0, at update t (wₜ → wₜ₊₁,
+a mistake on row n) it checks
+
+1. ``w_f.w_{t+1} >= w_f.w_t + eta*rho`` and ``w_f.w_{t+1} >= (t+1)*eta*rho``;
+2. the identity ``||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n + eta^2*||x_n||^2``,
+   ``||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2`` and ``||w_{t+1}||^2 <= (t+1)*eta^2*R^2``;
+3. the cosine bound in exact squared form ``(w_f.w_{t+1})^2 * R^2 >= (t+1) * rho^2 * ||w_{t+1}||^2``;
+4. that the update was a mistake under the run's sign(0) convention, and the proof's hypothesis
+   ``y_n w_t.x_n <= 0`` (which every convention implies);
+5. ``t+1 <= R^2 ||w_f||^2 / rho^2`` at every update and ``T <= R^2 ||w_f||^2 / rho^2`` at the end.
+
+With w₀ ≠ 0 the classical bound does not hold; the monitor then checks the generalised forms
+``w_f.w_t >= w_f.w_0 + t*eta*rho``, ``||w_t||^2 <= ||w_0||^2 + t*eta^2*R^2``, the cosine bound
+``(w_f.w_t)^2 * B_t >= A_t^2 * ||w_t||^2`` (A_t = w_f.w_0 + t*eta*rho ≥ 0,
+B_t = ||w_0||^2 + t*eta^2*R^2) and the bound on T that follows from them (the largest T with
+A_T < 0 or A_T² ≤ ‖w_f‖² B_T).
+
+Everything is integer arithmetic over common denominators (wₜ = W/D, xₙ = rowₙ/L,
+w_f = F/D_f), so a check costs O(d) at each update: the monitor keeps its own copy of wₜ,
+recomputes wₜ·xₙ and ‖wₜ₊₁‖², and updates w_f·wₜ incrementally from the precomputed
+yₙ w_f·xₙ.  It compares the engine's reported score at every update and the engine's vectors
+every ``check_every`` updates and at the end; with ``paranoid=True`` it compares every vector
+at every update and uses the engine's own wₜ₊₁ for the checks.  A failure raises
+:class:`ProofViolation` naming the inequality, the update and both exact sides.
+
+>>> import pla
+>>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> monitor = Monitor(ds, pla.RunOptions(order="first"), wf=[-3, 1, 1])
+>>> result = pla.run(ds, order="first", on_step=monitor)
+>>> report = monitor.finish(result)
+>>> report.updates, report.rho, report.R2, report.bound, report.violations
+(7, Fraction(1, 1), Fraction(26, 1), Fraction(286, 1), 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import floor, gcd, isqrt, lcm
+from operator import mul
+from typing import Any, Sequence
+
+__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT"]
+
+#: Without ``paranoid``, the engine's vectors are compared with the monitor's every this many updates.
+DEFAULT_CHECK_EVERY = 256
+
+#: What each sign(0) convention makes of the proof's hypothesis y·wₜ·xₙ ≤ 0.
+HYPOTHESIS_TEXT = {
+    "mistake": "every update had y w_t.x <= 0 (a zero score is a mistake: exactly the proof's "
+               "hypothesis)",
+    "positive": "every update had y w_t.x <= 0 (sign(0) = +1: a mistake means y w.x < 0, or "
+                "w.x = 0 with y = -1)",
+    "negative": "every update had y w_t.x <= 0 (sign(0) = -1: a mistake means y w.x < 0, or "
+                "w.x = 0 with y = +1)",
+    "correct": "every update had y w_t.x < 0 (only strict mistakes update; the proof needs "
+               "only y w_t.x <= 0)",
+}
+
+
+class ProofViolation(Exception):
+    """An inequality of the convergence proof that does not hold for a run.
+
+    ``inequality`` names it, ``step`` is the update t (wₜ → wₜ₊₁; None for a fact checked before
+    the run), ``lhs relation rhs`` is the statement that was expected and failed, both sides exact.
+
+    >>> str(ProofViolation("w_f.w_{t+1} >= w_f.w_t + eta*rho", 3, Fraction(5), ">=", Fraction(6)))
+    'update t=3: w_f.w_{t+1} >= w_f.w_t + eta*rho fails: 5 >= 6 is false'
+    """
+
+    def __init__(self, inequality: str, step: int | None, lhs: Any, relation: str, rhs: Any,
+                 detail: str = "") -> None:
+        self.inequality = inequality
+        self.step = step
+        self.lhs = lhs
+        self.relation = relation
+        self.rhs = rhs
+        self.detail = detail
+        where = "before the run" if step is None else f"update t={step}"
+        if step == "end":
+            where = "end of run"
+        text = f"{where}: {inequality} fails: {lhs} {relation} {rhs} is false"
+        super().__init__(text + (f" ({detail})" if detail else ""))
+
+
+@dataclass(frozen=True)
+class MonitorReport:
+    """What a checked run established (all numbers exact).
+
+    ``bound`` is R²‖w_f‖²/ρ² when ``classical`` (w₀ = 0), otherwise the generalised bound (an
+    integer) and ``classical_bound`` the classical value that does *not* apply.  ``wf`` is None
+    when the data have no separator; then only the w_f-free inequalities were checked.
+    """
+
+    wf: tuple[Fraction, ...] | None
+    wf_kind: str
+    rho: Fraction | None
+    R2: Fraction
+    norm2: Fraction | None
+    gamma2: Fraction | None
+    bound: Fraction | None
+    bound_updates: int | None
+    classical: bool
+    classical_bound: Fraction | None
+    updates: int
+    checks: int
+    violations: int
+    hypothesis: str
+
+
+def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
+    """Integers V with values = V / D, or None when some value is not a multiple of 1/D."""
+    out = []
+    for v in values:
+        v = Fraction(v)
+        q, r = divmod(D, v.denominator)
+        if r:
+            return None
+        out.append(v.numerator * q)
+    return out
+
+
+def _is_mistake(S: int, y: int, zero: str) -> bool:
+    """The mistake rule on the sign of an integer multiple S > 0 × w·x (independent of pla)."""
+    if S != 0:
+        return (S > 0) != (y > 0)
+    return {"mistake": True, "positive": y < 0, "negative": y > 0, "correct": False}[zero]
+
+
+class Monitor:
+    """Checks Novikoff's inequalities exactly at every update of a run (see the module doc).
+
+    ``wf`` is the reference separator (None: data without a separator, only the w_f-free
+    inequalities are checked).  ``rho`` and ``R2`` default to their exact values; when given,
+    they are claims: compared with the exact values before the run, or, with
+    ``trust_constants=True``, used as given so that the inequalities themselves catch a wrong
+    claim.  ``classical`` (default: w₀ = 0) chooses the classical or the generalised forms.
+    """
+
+    def __init__(self, dataset: Any, options: Any, wf: Sequence[Any] | None = None, *,
+                 wf_kind: str = "given", rho: Any = None, R2: Any = None,
+                 paranoid: bool = False, check_every: int = DEFAULT_CHECK_EVERY,
+                 trust_constants: bool = False, classical: bool | None = None) -> None:
+        self.dataset = dataset
+        self.options = options
+        self.paranoid = paranoid
+        self.check_every = max(1, check_every)
+        self.rows = dataset.rows
+        self.labels = dataset.labels
+        self.L = L = dataset.scale
+        self.zero = options.zero
+        self.eta = eta = Fraction(options.eta)
+        w0 = [Fraction(v) for v in options.initial_weights(dataset.dim)]
+        self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
+        self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
+        self.W0 = _scaled(w0, D)
+        self.W = list(self.W0)  # type: ignore[arg-type]
+        self.q = [sum(map(mul, row, row)) for row in self.rows]
+        self.N0 = sum(map(mul, self.W, self.W))
+        self.N = self.N0
+        self.t = 0
+        self.checks = 0
+        self.w0_zero = not any(w0)
+        self.classical = self.w0_zero if classical is None else classical
+        if self.classical:
+            self.N0 = 0  # the classical forms start from w₀ = 0
+        self.wf_kind = wf_kind
+
+        true_R2 = Fraction(max(self.q), L * L)
+        R2c = true_R2 if R2 is None else Fraction(R2)
+        if R2 is not None and R2c != true_R2 and not trust_constants:
+            raise ProofViolation("R^2 = max_n ||x_n||^2", None, R2c, "=", true_R2)
+        self.R2 = R2c
+        c, e = R2c.numerator, R2c.denominator
+        self.e = e
+        self.c3 = k * k * L * L * c          # e·(N' − N) ≤ c3  <=>  ‖w'‖² ≤ ‖w‖² + η²R²
+
+        self.wf: tuple[Fraction, ...] | None = None
+        self.rho: Fraction | None = None
+        self.norm2: Fraction | None = None
+        if wf is None:
+            return
+        wf = tuple(Fraction(v) for v in wf)
+        if len(wf) != dataset.dim:
+            raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
+        self.wf = wf
+        self.Df = Df = lcm(*(v.denominator for v in wf))
+        self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
+        self.m = [y * sum(map(mul, F, row)) for y, row in zip(self.labels, self.rows)]
+        true_rho = Fraction(min(self.m), Df * L)
+        if true_rho <= 0:
+            n = self.m.index(min(self.m))
+            raise ProofViolation("w_f is a separator: min_n y_n w_f.x_n > 0", None, true_rho,
+                                 ">", 0, f"row {n + 1} (1-based) has y w_f.x = {true_rho}")
+        rho_c = true_rho if rho is None else Fraction(rho)
+        if rho is not None and rho_c != true_rho and not trust_constants:
+            raise ProofViolation("rho = min_n y_n w_f.x_n", None, rho_c, "=", true_rho)
+        self.rho = rho_c
+        a, b = rho_c.numerator, rho_c.denominator
+        self.a, self.b = a, b
+        self.c1 = k * L * a * Df             # b·(P' − P) ≥ c1  <=>  w_f·w' ≥ w_f·w + ηρ
+        self.norm2 = sum((v * v for v in wf), Fraction(0))
+        self.P0 = sum(map(mul, F, self.W)) if not self.classical else 0
+        self.P = sum(map(mul, F, self.W))
+        if self.classical:
+            self.bound = R2c * self.norm2 / (rho_c * rho_c)
+            self.bound_updates = floor(self.bound)
+        else:
+            self.bound_updates = self._generalised_bound()
+            self.bound = Fraction(self.bound_updates)
+
+    # ------------------------------------------------------------------ constants
+    def _A(self, t: int) -> Fraction:
+        """A_t = w_f·w₀ + tηρ."""
+        return Fraction(self.b * self.P0 + t * self.c1, self.b * self.Df * self.D)
+
+    def _B(self, t: int) -> Fraction:
+        """B_t = ‖w₀‖² + tη²R²."""
+        return Fraction(self.e * self.N0 + t * self.c3, self.e * self.D * self.D)
+
+    def _bound_allows(self, t: int) -> bool:
+        A = self._A(t)
+        return A < 0 or A * A <= self.norm2 * self._B(t)  # type: ignore[operator]
+
+    def _generalised_bound(self) -> int:
+        """The largest integer T ≥ 0 with A_T < 0 or A_T² ≤ ‖w_f‖² B_T (exact; see module doc)."""
+        # The allowed set is an interval [0, t⁺] (A_T² − ‖w_f‖²B_T is a convex quadratic that is
+        # ≤ 0 wherever A_T = 0 and at T = 0 by Cauchy–Schwarz).  Estimate t⁺, then fix exactly.
+        eta, rho, R2 = self.eta, self.rho, self.R2
+        p0 = Fraction(self.P0, self.Df * self.D)
+        n0 = Fraction(self.N0, self.D * self.D)
+        qa = eta * eta * rho * rho                      # type: ignore[operator]
+        qb = 2 * eta * rho * p0 - self.norm2 * eta * eta * R2   # type: ignore[operator]
+        qc = p0 * p0 - self.norm2 * n0                  # type: ignore[operator]
+        disc = qb * qb - 4 * qa * qc
+        estimate = int((-qb + Fraction(isqrt(floor(disc)) if disc > 0 else 0)) / (2 * qa)) + 2
+        lo, hi = 0, max(estimate, 1)
+        while self._bound_allows(hi):
+            hi *= 2
+        # invariant: allowed(lo), not allowed(hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._bound_allows(mid):
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    # ------------------------------------------------------------------ per update
+    def _fail(self, name: str, t: Any, lhs: Any, relation: str, rhs: Any, detail: str = "") -> None:
+        raise ProofViolation(name, t, lhs, relation, rhs, detail)
+
+    def __call__(self, step: Any) -> None:
+        t = self.t
+        if step.t != t:
+            self._fail("updates are numbered 0, 1, 2, ...", t, step.t, "=", t)
+        n = step.index
+        if not (isinstance(n, int) and 0 <= n < len(self.rows)):
+            self._fail("the updated row exists", t, n, "in", f"[0, {len(self.rows)})")
+        y = self.labels[n]
+        if step.y != y:
+            self._fail(f"the label of row {n + 1} is y_n", t, step.y, "=", y)
+        row = self.rows[n]
+        D, L, k = self.D, self.L, self.k
+        W = self.W
+        full = self.paranoid or t % self.check_every == 0
+        if full:
+            if _scaled(step.w_before, D) != W:
+                self._fail("w_t is the previous w_{t+1}", t, "w_t (engine)", "=", "w_t (monitor)",
+                           f"engine {tuple(map(str, step.w_before))} != "
+                           f"{tuple(str(Fraction(v, D)) for v in W)}")
+            if _scaled(step.x, L) != list(row):
+                self._fail(f"x is row {n + 1} of the data", t, "x (engine)", "=", "x_n (data)")
+        S = sum(map(mul, W, row))                       # wₜ·xₙ = S / (D·L)
+        score = Fraction(step.score)
+        if score.numerator * D * L != S * score.denominator:
+            self._fail("the score is w_t.x_n", t, score, "=", Fraction(S, D * L))
+        self.checks += 2
+        if not _is_mistake(S, y, self.zero):
+            self._fail(f"the update is a mistake under the {self.zero!r} convention", t,
+                       f"y w_t.x = {Fraction(y * S, D * L)}", "is", "a mistake")
+        if y * S > 0:
+            self._fail("mistake hypothesis: y_n w_t.x_n <= 0", t, Fraction(y * S, D * L), "<=", 0)
+        ky = k * y
+        W1 = [wv + ky * xv for wv, xv in zip(W, row)]
+        if full:
+            engine_after = _scaled(step.w_after, D)
+            self.checks += 1
+            if engine_after != W1:
+                self._fail("update rule: w_{t+1} = w_t + eta*y_n*x_n", t, "w_{t+1} (engine)", "=",
+                           "w_t + eta*y_n*x_n",
+                           f"engine {tuple(map(str, step.w_after))} != "
+                           f"{tuple(str(Fraction(v, D)) for v in W1)}")
+        N, N1 = self.N, sum(map(mul, W1, W1))
+        DD = D * D
+        self.checks += 3
+        if N1 != N + 2 * ky * S + k * k * self.q[n]:
+            self._fail("identity ||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n + eta^2*||x_n||^2",
+                       t, Fraction(N1, DD), "=", Fraction(N + 2 * ky * S + k * k * self.q[n], DD))
+        e, c3 = self.e, self.c3
+        if e * (N1 - N) > c3:
+            self._fail("||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2", t, Fraction(N1, DD), "<=",
+                       Fraction(N, DD) + self.eta ** 2 * self.R2)
+        t1 = t + 1
+        N0 = self.N0
+        if e * (N1 - N0) > t1 * c3:
+            name = ("||w_{t+1}||^2 <= (t+1)*eta^2*R^2" if self.classical else
+                    "||w_{t+1}||^2 <= ||w_0||^2 + (t+1)*eta^2*R^2")
+            self._fail(name, t, Fraction(N1, DD), "<=",
+                       Fraction(N0, DD) + t1 * self.eta ** 2 * self.R2)
+        if self.wf is not None:
+            P, b, c1 = self.P, self.b, self.c1
+            P1 = P + k * self.m[n]
+            if full:
+                P1_direct = sum(map(mul, self.F, W1))
+                self.checks += 1
+                if P1_direct != P1:
+                    self._fail("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
+                               Fraction(P1_direct, self.Df * D), "=", Fraction(P1, self.Df * D))
+            U = self.Df * D
+            self.checks += 4
+            if b * (P1 - P) < c1:
+                self._fail("w_f.w_{t+1} >= w_f.w_t + eta*rho", t, Fraction(P1, U), ">=",
+                           Fraction(P, U) + self.eta * self.rho)  # type: ignore[operator]
+            P0 = self.P0
+            if b * (P1 - P0) < t1 * c1:
+                name = ("w_f.w_{t+1} >= (t+1)*eta*rho" if self.classical else
+                        "w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho")
+                self._fail(name, t, Fraction(P1, U), ">=", self._A(t1))
+            # cosine bound, squared: (w_f·w)² B ≥ A² ‖w‖² where A = w_f·w₀ + tηρ ≥ 0
+            A_num = b * P0 + t1 * c1
+            if A_num >= 0 and P1 >= 0:
+                B_num = e * N0 + t1 * c3
+                if P1 * P1 * B_num * b * b < A_num * A_num * N1 * e:
+                    if self.classical:
+                        self._fail("cosine bound (w_f.w_{t+1})^2 * R^2 >= (t+1)*rho^2*"
+                                   "||w_{t+1}||^2", t, Fraction(P1, U) ** 2 * self.R2, ">=",
+                                   t1 * self.rho ** 2 * Fraction(N1, DD))  # type: ignore[operator]
+                    self._fail("generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= "
+                               "A_{t+1}^2 * ||w_{t+1}||^2", t,
+                               Fraction(P1, U) ** 2 * self._B(t1), ">=",
+                               self._A(t1) ** 2 * Fraction(N1, DD))
+            if t1 > self.bound_updates:
+                name = ("t+1 <= R^2*||w_f||^2/rho^2" if self.classical else
+                        "t+1 <= generalised bound (largest T with A_T < 0 or "
+                        "A_T^2 <= ||w_f||^2 B_T)")
+                self._fail(name, t, t1, "<=", self.bound)
+            self.P = P1
+        self.W = W1
+        self.N = N1
+        self.t = t1
+
+    # ------------------------------------------------------------------ end of run
+    def finish(self, result: Any) -> MonitorReport:
+        """Check the end of the run (T, the final w, halting, the bound) and report."""
+        T = result.updates
+        self.checks += 2
+        if T != self.t:
+            self._fail("the number of updates T is the number of checked updates", "end", T, "=",
+                       self.t)
+        if _scaled(result.w, self.D) != self.W:
+            self._fail("the final w is the last w_{t+1}", "end", "w (engine)", "=", "w (monitor)")
+        if result.halted:
+            self.checks += 1
+            for n, (row, y) in enumerate(zip(self.rows, self.labels)):
+                if _is_mistake(sum(map(mul, self.W, row)), y, self.zero):
+                    self._fail("halted: the final w makes no mistake", "end",
+                               f"row {n + 1} (1-based)", "is", "correct")
+        gamma2 = bound = classical_bound = None
+        bound_updates = None
+        if self.wf is not None:
+            self.checks += 1
+            if T > self.bound_updates:
+                name = ("T <= R^2*||w_f||^2/rho^2" if self.classical else
+                        "T <= generalised bound")
+                self._fail(name, "end", T, "<=", self.bound)
+            gamma2 = self.rho * self.rho / self.norm2  # type: ignore[operator]
+            bound, bound_updates = self.bound, self.bound_updates
+            classical_bound = self.R2 * self.norm2 / (self.rho * self.rho)  # type: ignore[operator]
+        return MonitorReport(
+            wf=self.wf, wf_kind=self.wf_kind, rho=self.rho, R2=self.R2, norm2=self.norm2,
+            gamma2=gamma2, bound=bound, bound_updates=bound_updates, classical=self.classical,
+            classical_bound=classical_bound, updates=T, checks=self.checks, violations=0,
+            hypothesis=HYPOTHESIS_TEXT[self.zero],
+        )
