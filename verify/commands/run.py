@@ -66,6 +66,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                           f"{STEPS_TAIL} of a longer run)")
     out.add_argument("--trace", metavar="FILE.jsonl",
                      help="write every step as JSON Lines (header, one line per update, summary)")
+    from verify.commands.run_experiments import add_arguments as add_repeated_runs_arguments
+    add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/commands/run_experiments.py)
     parser.set_defaults(handler=handle)
     return parser
 
@@ -142,6 +144,14 @@ def handle(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     options = options_from_args(args)
     options.initial_weights(dataset.dim)
+    # Non-separable data (kernel-checked Gordan certificate): say so before running.
+    from verify.commands.experiment_output import non_separability_notice
+    notice = non_separability_notice(dataset, args.data, options.max_updates)
+    if notice is not None:
+        print(notice, file=sys.stderr)
+    if args.runs is not None:
+        from verify.commands.run_experiments import handle_runs
+        return handle_runs(args, dataset, options)
     result, window = execute(dataset, options, args)
     if args.json:
         print(json.dumps(result_json(dataset, result), indent=2))

@@ -1,0 +1,106 @@
+"""Independent checks of a Pocket run: the kernel recounts, PLA replays.
+
+:func:`checked_pocket_run` runs one seed of a :class:`pla.pocket.PocketProblem` and then checks,
+by code that shares nothing with the Pocket engine:
+
+1. **the pocket's mistake count never increases** (for the real algorithm, ``compare="pocket"``):
+   the recorded sequence is non-increasing;
+2. **the pocket is one of the visited weight vectors**: replaying PLA with :func:`pla.run`
+   (same order, seed, η, w₀, sign(0) convention) for ``pocket_t`` updates gives exactly the
+   pocket, and for ``updates`` updates exactly the last wₜ;
+3. **the reported training mistakes are exact**: the trusted kernel
+   (:func:`verify.kernel.check_mistake_count`) recounts the mistakes of the returned vector on the
+   training data (and on the test data when there are any).
+
+Any failure raises :class:`PocketCheckFailed` naming the check, the run's seed and the values.
+
+>>> from pla.dataset import Dataset
+>>> from pla.pocket import PocketOptions, PocketProblem
+>>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
+>>> problem = PocketProblem.prepare(ds, PocketOptions(updates=10, order="random"))
+>>> checked_pocket_run(problem, 5).mistakes
+1
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pla
+from pla.pocket import PocketProblem, PocketResult
+from verify import kernel
+
+__all__ = ["PocketCheckFailed", "CHECKS", "checked_pocket_run", "check_pocket_result"]
+
+#: The checks :func:`checked_pocket_run` makes, as the CLI reports them.
+CHECKS = (
+    "the pocket's training mistakes never increased",
+    "pla.run replayed the walk to the pocket and to the last w_t (the pocket is a visited w_t)",
+    "the kernel recounted the training (and test) mistakes of the returned w",
+)
+
+
+class PocketCheckFailed(RuntimeError):
+    """An independent check of a Pocket run failed."""
+
+    def __init__(self, check: str, seed: int, values: str) -> None:
+        super().__init__(f"pocket check failed (run with seed {seed}): {check}: {values}")
+        self.check = check
+        self.seed = seed
+        self.values = values
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int, str]]:  # survives worker processes
+        return (type(self), (self.check, self.seed, self.values))
+
+
+def checked_pocket_run(problem: PocketProblem, seed: int) -> PocketResult:
+    """Run one seed of ``problem`` and check the result (see the module docstring)."""
+    result = problem.run(seed)
+    check_pocket_result(problem, result)
+    return result
+
+
+def check_pocket_result(problem: PocketProblem, result: PocketResult) -> None:
+    """Check ``result`` (a run of ``problem``) independently; raise :class:`PocketCheckFailed`."""
+    options = result.options
+    seed = result.seed
+    history = result.pocket_mistakes
+    if options.compare == "pocket":
+        for t in range(1, len(history)):
+            if history[t] > history[t - 1]:
+                raise PocketCheckFailed("the pocket's mistakes increased", seed,
+                                        f"after update {t}: {history[t]} > {history[t - 1]}")
+    # replay PLA with the reference implementation of the walk (pla.run), independently
+    captured: dict[int, tuple[Fraction, ...]] = {}
+
+    def remember(step: pla.Step) -> None:
+        if step.t + 1 == result.pocket_t:
+            captured[result.pocket_t] = step.w_after
+
+    replay = pla.run(problem.train, options=options.run_options(seed, result.updates),
+                     keep_steps=False, on_step=remember if result.pocket_t > 0 else None)
+    pocket_replayed = captured.get(result.pocket_t,
+                                   options.run_options(seed).initial_weights(problem.train.dim))
+    if replay.updates != result.updates or replay.w != result.last_w:
+        raise PocketCheckFailed("replaying PLA does not reach the last w_t", seed,
+                                f"pla.run: {replay.updates} updates, w = {_show(replay.w)}; "
+                                f"pocket run: {result.updates} updates, w = {_show(result.last_w)}")
+    if pocket_replayed != result.pocket_w:
+        raise PocketCheckFailed("the pocket is not the visited w_t it claims to be", seed,
+                                f"w_{result.pocket_t} = {_show(pocket_replayed)}, pocket = "
+                                f"{_show(result.pocket_w)}")
+    train = problem.train
+    try:
+        kernel.check_mistake_count(train.rows, train.scale, train.labels, list(result.w),
+                                   result.mistakes, options.zero)
+        if problem.test is not None and result.test_mistakes is not None:
+            test = problem.test
+            kernel.check_mistake_count(test.rows, test.scale, test.labels, list(result.w),
+                                       result.test_mistakes, options.zero)
+    except kernel.KernelError as exc:
+        raise PocketCheckFailed("the kernel's recount differs", seed, str(exc)) from None
+
+
+def _show(w: tuple[Fraction, ...]) -> str:
+    return "(" + ", ".join(str(v) for v in w) + ")"
