@@ -679,6 +679,40 @@ def max_over_n(data_dir: Path) -> Evidence:
                     "needs R² = 26.", facts, _norm2(s.x) != _radius2(ds))
 
 
+@_evidence("cos-bound-29")
+def cos_bound_29(data_dir: Path) -> Evidence:
+    """Note 001 (2-9): the corrected bound cos(w_f, w_T) ≥ √T·ρ/(‖w_f‖R), checked squared."""
+    ds = _load("textbook", data_dir)
+    wf = _vec((-5, 2, 1))
+    r = pla.run(ds, order="first")
+    R2, rho = _radius2(ds), _margin(ds, wf)
+    c2 = rho ** 2 / (_norm2(wf) * R2)
+    walk = _walk(r)
+    slack = tuple(_signed_cos2(wf, w) - t * c2 for t, w in enumerate(walk) if t >= 1)
+    facts = (("rho, ||w_f||^2, R^2", (rho, _norm2(wf), R2)),
+             ("C^2 = rho^2 / (||w_f||^2 R^2)", c2),
+             ("cos^2(w_f, w_t) - t C^2, t = 1..T", slack))
+    return Evidence("cos-bound-29", "With ‖w_f‖ (a number) in the denominator the bound holds "
+                    "at every update.", facts, all(v >= 0 for v in slack))
+
+
+@_evidence("indicator-215")
+def indicator_215(data_dir: Path) -> Evidence:
+    """Note 001 (2-15): without the indicator [[·]] the sum is a different objective."""
+    ds = _load("noisy", data_dir)
+    w_literal = _vec((-1, 0))   # makes every sign(w.x) = -1: the smallest possible sum of signs
+    sum_signs = sum(_sign(_dot(w_literal, x), 1) for x in ds.X)
+    mistakes = kernel.count_mistakes(ds.rows, ds.scale, ds.labels, w_literal)
+    best = compute("exact-1d-minimum", data_dir).value("fewest mistakes, a minimiser w")
+    facts = (("w minimising the sum of sign(w.x_n)", w_literal),
+             ("that sum (its minimum, -N)", sum_signs),
+             ("mistakes of that w", mistakes),
+             ("fewest mistakes of any w", best[0]))
+    return Evidence("indicator-215", "Minimising Σ sign(wᵀx_n) picks a w with more mistakes "
+                    "than the minimiser of Σ [[sign(wᵀx_n) ≠ y_n]].", facts,
+                    sum_signs == -ds.n and mistakes > best[0])
+
+
 # ============================================================================ separability
 @_evidence("sign-separable-zero-margin")
 def sign_separable_zero_margin(data_dir: Path) -> Evidence:

@@ -1,0 +1,26 @@
+"""mkdocs hook: the runnable evidence of the audit page (``docs/audit.md``).
+
+Every ``<!-- audit-evidence: NAME -->`` marker is replaced, at build time, by the exact
+computation :func:`verify.audit_evidence.compute` makes from the data files in
+``docs/data/audit/`` with the real toolkit.  Evidence that no longer shows what the page says
+fails the build.  Runs after ``docs/hooks/site.py`` (listed after it in mkdocs.yml); the
+maths of the inserted Markdown is rendered by site.py's last content hook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from verify.audit_evidence import MARKER, expand_audit_markers
+
+
+def on_page_markdown(markdown, page, config, files):
+    if not MARKER.search(markdown):
+        return markdown
+    data_dir = Path(config["docs_dir"]) / "data" / "audit"
+    try:
+        return expand_audit_markers(markdown, data_dir)
+    except Exception as error:  # a failed or stale piece of evidence must stop the build
+        raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error
