@@ -50,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pla`` console script; returns (and exits with) the exit code."""
     from pla.dataset import DataError
     from pla.perceptron import OptionError
+    from verify.monitor import ProofViolation
 
     # Exact results may have more digits than CPython's default int<->str limit (4300).
     sys.set_int_max_str_digits(0)
@@ -63,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OptionError, UsageError) as exc:
         print(f"pla: error: {exc}", file=sys.stderr)
         code = 2
+    except ProofViolation as exc:
+        print(f"pla: proof violation: {exc}", file=sys.stderr)
+        code = 4
     except KeyboardInterrupt:
         print("pla: interrupted", file=sys.stderr)
         code = 130

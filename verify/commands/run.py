@@ -66,6 +66,19 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                           f"{STEPS_TAIL} of a longer run)")
     out.add_argument("--trace", metavar="FILE.jsonl",
                      help="write every step as JSON Lines (header, one line per update, summary)")
+    proof = parser.add_argument_group("proof checks")
+    proof.add_argument("--check", action="store_true",
+                       help="check every inequality of the convergence proof exactly at every "
+                            "update (exit code 4 and one line on stderr if one fails)")
+    proof.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|final|FILE",
+                       help="the reference separator w_f of the proof: maxmargin (default; the "
+                            "exact max-margin w*, tightest bound), lp (a linear-programming "
+                            "separator), final (the run's own final w, run then replayed) or a "
+                            "file of weights (one number per line, bias first)")
+    proof.add_argument("--paranoid", action="store_true",
+                       help="with --check: also compare every vector of every update (w_t, "
+                            "x_n, w_t+1) instead of the score at each update and the vectors "
+                            "periodically")
     from verify.commands.run_experiments import add_arguments as add_repeated_runs_arguments
     add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/commands/run_experiments.py)
     parser.set_defaults(handler=handle)
@@ -106,7 +119,8 @@ class _StepWindow:
 
 
 def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
-            extra_callbacks: Sequence[Any] = ()) -> tuple[Result, _StepWindow | None]:
+            extra_callbacks: Sequence[Any] = (), on_update: Any = None
+            ) -> tuple[Result, _StepWindow | None]:
     """Run with the callbacks the output options need (steps window, trace writer)."""
     window = _StepWindow(STEPS_HEAD, STEPS_TAIL) if args.steps else None
     callbacks: list[Any] = list(extra_callbacks)
@@ -120,11 +134,11 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         with writer:
             callbacks.append(lambda step: writer.write(step_record(step)))
             result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                             on_step=_fan_out(callbacks))
+                             on_step=_fan_out(callbacks), on_update=on_update)
             writer.close(summary_record(result))
     else:
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks))
+                         on_step=_fan_out(callbacks), on_update=on_update)
     return result, window
 
 
@@ -152,19 +166,45 @@ def handle(args: argparse.Namespace) -> int:
     if args.runs is not None:
         from verify.commands.run_experiments import handle_runs
         return handle_runs(args, dataset, options)
-    result, window = execute(dataset, options, args)
+    monitor = _proof_monitor(dataset, options, args)
+    with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
+    result, window = execute(dataset, options, args,
+                             extra_callbacks=[monitor] if with_vectors else (),
+                             on_update=monitor.on_update if monitor and not with_vectors else None)
+    report = monitor.finish(result) if monitor is not None else None
     if args.json:
-        print(json.dumps(result_json(dataset, result), indent=2))
+        fields = result_json(dataset, result)
+        if report is not None:
+            from verify.checked_run import report_json
+            fields.update(report_json(report))
+        print(json.dumps(fields, indent=2))
     else:
         if window is not None:
             print_steps(window)
         print_summary(dataset, result, args)
+        if report is not None:
+            from verify.checked_run import report_lines
+            print("\n".join(report_lines(report)))
     if not result.halted:
         print(f"pla: stopped after {result.updates} updates without halting (--max-updates "
               f"{options.max_updates}); the data may not be linearly separable: "
               "see `pla certify` and `pla pocket`", file=sys.stderr)
         return 3
     return 0
+
+
+def _proof_monitor(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
+    """The --check monitor (verify.checked_run), or None without --check."""
+    if not args.check:
+        if args.paranoid or args.wf != "maxmargin":
+            raise UsageError("--paranoid and --wf need --check")
+        return None
+    from verify.checked_run import WfError, prepare_monitor
+    try:
+        return prepare_monitor(dataset, options, args.wf, paranoid=args.paranoid,
+                               engine=args.engine)
+    except WfError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def result_json(dataset: Dataset, result: Result) -> dict[str, Any]:
