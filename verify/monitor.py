@@ -1,6 +1,7 @@
 """The Novikoff monitor: every inequality of the convergence proof, checked exactly at every update.
 
-Hook a :class:`Monitor` into the engine with ``pla.run(..., on_step=monitor)`` and call
+Hook a :class:`Monitor` into the engine with ``pla.run(..., on_step=monitor)`` (or the cheaper
+``on_update=monitor.on_update``, which builds no vectors) and call
 :meth:`Monitor.finish` with the result.  With w_f a separator, ρ = minₙ yₙ w_f·xₙ (the
 unnormalised margin), R² = maxₙ ‖xₙ‖², learning rate η and w₀ = 0, at update t (wₜ → wₜ₊₁,
 a mistake on row n) it checks
@@ -22,9 +23,11 @@ A_T < 0 or A_T² ≤ ‖w_f‖² B_T).
 Everything is integer arithmetic over common denominators (wₜ = W/D, xₙ = rowₙ/L,
 w_f = F/D_f), so a check costs O(d) at each update: the monitor keeps its own copy of wₜ,
 recomputes wₜ·xₙ and ‖wₜ₊₁‖², and updates w_f·wₜ incrementally from the precomputed
-yₙ w_f·xₙ.  It compares the engine's reported score at every update and the engine's vectors
-every ``check_every`` updates and at the end; with ``paranoid=True`` it compares every vector
-at every update and uses the engine's own wₜ₊₁ for the checks.  A failure raises
+yₙ w_f·xₙ (cross-checked against F·wₜ₊₁ whenever vectors are compared).  It compares the
+engine's reported score at every update, the engine's final w at the end and, as an
+``on_step`` hook, the engine's vectors every ``check_every`` updates; with ``paranoid=True``
+it compares every vector at every update (wₜ with the previous wₜ₊₁, xₙ with the data, wₜ₊₁
+with wₜ + η yₙ xₙ).  A failure raises
 :class:`ProofViolation` naming the inequality, the update and both exact sides.
 
 >>> import pla
@@ -255,28 +258,40 @@ class Monitor:
         raise ProofViolation(name, t, lhs, relation, rhs, detail)
 
     def __call__(self, step: Any) -> None:
+        """The ``on_step`` hook: check update ``step`` (a :class:`pla.Step`)."""
+        full = self.paranoid or self.t % self.check_every == 0
+        if full:
+            t, n = self.t, step.index
+            if isinstance(n, int) and 0 <= n < len(self.rows):
+                if _scaled(step.w_before, self.D) != self.W:
+                    self._fail("w_t is the previous w_{t+1}", t, "w_t (engine)", "=",
+                               "w_t (monitor)", f"engine {tuple(map(str, step.w_before))} != "
+                               f"{tuple(str(Fraction(v, self.D)) for v in self.W)}")
+                self.checks += 1
+                if _scaled(step.x, self.L) != list(self.rows[n]):
+                    self._fail(f"x is row {n + 1} of the data", t, "x (engine)", "=", "x_n (data)")
+        self._update(step.t, step.index, step.y, step.score, step.w_after if full else None)
+
+    def on_update(self, t: int, index: int, y: int, score: Fraction) -> None:
+        """The cheap ``on_update`` hook of :func:`pla.run`: no vectors, the same inequalities."""
+        self._update(t, index, y, score, None)
+
+    def _update(self, step_t: int, n: int, step_y: int, score: Any,
+                engine_after: Sequence[Fraction] | None) -> None:
         t = self.t
-        if step.t != t:
-            self._fail("updates are numbered 0, 1, 2, ...", t, step.t, "=", t)
-        n = step.index
+        if step_t != t:
+            self._fail("updates are numbered 0, 1, 2, ...", t, step_t, "=", t)
         if not (isinstance(n, int) and 0 <= n < len(self.rows)):
             self._fail("the updated row exists", t, n, "in", f"[0, {len(self.rows)})")
         y = self.labels[n]
-        if step.y != y:
-            self._fail(f"the label of row {n + 1} is y_n", t, step.y, "=", y)
+        if step_y != y:
+            self._fail(f"the label of row {n + 1} is y_n", t, step_y, "=", y)
         row = self.rows[n]
         D, L, k = self.D, self.L, self.k
         W = self.W
-        full = self.paranoid or t % self.check_every == 0
-        if full:
-            if _scaled(step.w_before, D) != W:
-                self._fail("w_t is the previous w_{t+1}", t, "w_t (engine)", "=", "w_t (monitor)",
-                           f"engine {tuple(map(str, step.w_before))} != "
-                           f"{tuple(str(Fraction(v, D)) for v in W)}")
-            if _scaled(step.x, L) != list(row):
-                self._fail(f"x is row {n + 1} of the data", t, "x (engine)", "=", "x_n (data)")
+        full = engine_after is not None
         S = sum(map(mul, W, row))                       # wₜ·xₙ = S / (D·L)
-        score = Fraction(step.score)
+        score = Fraction(score)
         if score.numerator * D * L != S * score.denominator:
             self._fail("the score is w_t.x_n", t, score, "=", Fraction(S, D * L))
         self.checks += 2
@@ -287,13 +302,12 @@ class Monitor:
             self._fail("mistake hypothesis: y_n w_t.x_n <= 0", t, Fraction(y * S, D * L), "<=", 0)
         ky = k * y
         W1 = [wv + ky * xv for wv, xv in zip(W, row)]
-        if full:
-            engine_after = _scaled(step.w_after, D)
+        if engine_after is not None:
             self.checks += 1
-            if engine_after != W1:
+            if _scaled(engine_after, D) != W1:
                 self._fail("update rule: w_{t+1} = w_t + eta*y_n*x_n", t, "w_{t+1} (engine)", "=",
                            "w_t + eta*y_n*x_n",
-                           f"engine {tuple(map(str, step.w_after))} != "
+                           f"engine {tuple(map(str, engine_after))} != "
                            f"{tuple(str(Fraction(v, D)) for v in W1)}")
         N, N1 = self.N, sum(map(mul, W1, W1))
         DD = D * D
