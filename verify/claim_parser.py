@@ -1,0 +1,295 @@
+"""The restricted parser of ```claim blocks: arithmetic over real symbols, never code.
+
+A claim block is optional ``assume:`` lines (comma-separated comparisons) and one comparison,
+the claim.  Text is parsed with :mod:`ast` and every node is checked against a whitelist:
+numbers, names, ``+ - * / **``, unary ``+ -``, comparisons and calls of ``sqrt`` and ``Abs``.
+Nothing is ever evaluated, sympified or executed.  Sizes are bounded *before* any sympy object
+is built: text length, nesting depth, node count, exponents (integer literals, product along
+any path at most :data:`MAX_EXPONENT`), literal size, and an upper bound on the number of
+monomials the expanded expression can have.
+
+>>> claim = parse_claim("assume: a >= 0, b >= 0\\n(a + b)**2 >= a**2 + b**2")
+>>> [str(r) for r in claim.assumptions], str(claim.goals[0])
+(['a >= 0', 'b >= 0'], '(a + b)**2 >= a**2 + b**2')
+>>> try:
+...     parse_claim("x.__class__ > 0")
+... except ClaimSyntaxError as exc:
+...     print(exc)
+line 1: attribute access is not allowed
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+__all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
+           "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS"]
+
+MAX_TEXT = 2000        # characters in one line
+MAX_DEPTH = 40         # nesting depth of the expression tree
+MAX_NODES = 400        # AST nodes in one line
+MAX_EXPONENT = 64      # product of exponents along any path
+MAX_DIGITS = 40        # characters of one numeric literal
+MAX_SYMBOLS = 12       # distinct names in one claim
+MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
+FUNCTIONS = ("sqrt", "Abs")
+_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+
+
+class ClaimSyntaxError(ValueError):
+    """A claim the restricted parser refuses; ``line`` is 1-based within the block."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}")
+
+
+# Expressions are tuples: ("num", Fraction) ("sym", name) ("neg", e) ("add"|"sub"|"mul"|"div", a, b)
+# ("pow", e, int) ("sqrt", e) ("abs", e).
+Expr = tuple
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``lhs op rhs`` with op one of ``< <= > >= ==``; ``text`` is the source."""
+
+    lhs: Expr
+    op: str
+    rhs: Expr
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Assumptions and the claimed relations (a chained comparison gives several)."""
+
+    assumptions: tuple[Relation, ...]
+    goals: tuple[Relation, ...]
+    symbols: tuple[str, ...]
+    goal_line: int
+
+
+def _depth_of_brackets(text: str) -> int:
+    depth = best = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]}":
+            depth -= 1
+    return best
+
+
+def _parse_expression(text: str, line: int) -> ast.AST:
+    if len(text) > MAX_TEXT:
+        raise ClaimSyntaxError(line, f"line longer than {MAX_TEXT} characters")
+    if _depth_of_brackets(text) > MAX_DEPTH:
+        raise ClaimSyntaxError(line, f"brackets nested deeper than {MAX_DEPTH}")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        message = getattr(exc, "msg", None) or type(exc).__name__
+        raise ClaimSyntaxError(line, f"not an expression: {message}") from None
+    nodes = 0
+    stack = [(tree, 1)]
+    while stack:  # iterative: bounded before any recursion
+        node, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise ClaimSyntaxError(line, f"expression larger than {MAX_NODES} nodes")
+        if depth > MAX_DEPTH:
+            raise ClaimSyntaxError(line, f"expression nested deeper than {MAX_DEPTH}")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return tree.body
+
+
+class _Converter:
+    def __init__(self, text: str, line: int) -> None:
+        self.text, self.line = text, line
+        self.names: set[str] = set()
+
+    def fail(self, message: str) -> None:
+        raise ClaimSyntaxError(self.line, message)
+
+    def relation(self, node: ast.AST) -> list[Relation]:
+        if not isinstance(node, ast.Compare):
+            self.fail("expected a comparison (<, <=, >, >=, ==)")
+        parts = [node.left, *node.comparators]
+        out = []
+        for i, op in enumerate(node.ops):
+            if type(op) not in _OPS:
+                self.fail(f"comparison {type(op).__name__} is not allowed")
+            lhs, rhs = self.expr(parts[i]), self.expr(parts[i + 1])
+            for side in (lhs, rhs):
+                if _size(side)[1] > MAX_MONOMIALS:
+                    self.fail("expression would expand to too many terms")
+            text = " ".join((_segment(self.text, parts[i]), _OPS[type(op)],
+                             _segment(self.text, parts[i + 1])))
+            out.append(Relation(lhs, _OPS[type(op)], rhs, text))
+        return out
+
+    def expr(self, node: ast.AST) -> Expr:
+        if isinstance(node, ast.Constant):
+            return ("num", self.number(node))
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name.startswith("_") or name in FUNCTIONS or not name.isidentifier():
+                self.fail(f"name {name!r} is not allowed")
+            if not name.isascii():
+                self.fail(f"name {name!r} must be ASCII")
+            self.names.add(name)
+            if len(self.names) > MAX_SYMBOLS:
+                self.fail(f"more than {MAX_SYMBOLS} symbols")
+            return ("sym", name)
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub):
+                return ("neg", self.expr(node.operand))
+            if isinstance(node.op, ast.UAdd):
+                return self.expr(node.operand)
+            self.fail(f"operator {type(node.op).__name__} is not allowed")
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINOPS:
+                self.fail(f"operator {type(node.op).__name__} is not allowed")
+            if isinstance(node.op, ast.Pow):
+                return ("pow", self.expr(node.left), self.exponent(node.right))
+            kind = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
+            return (kind[type(node.op)], self.expr(node.left), self.expr(node.right))
+        if isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
+                self.fail("only sqrt(...) and Abs(...) may be called")
+            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+                self.fail(f"{node.func.id} takes exactly one argument")
+            return ("sqrt" if node.func.id == "sqrt" else "abs", self.expr(node.args[0]))
+        if isinstance(node, ast.Attribute):
+            self.fail("attribute access is not allowed")
+        if isinstance(node, ast.Compare):
+            self.fail("a comparison cannot be part of an expression")
+        self.fail(f"{type(node).__name__} is not allowed in a claim")
+        raise AssertionError  # unreachable
+
+    def number(self, node: ast.Constant) -> Fraction:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(f"literal {value!r} is not a real number")
+        source = _segment(self.text, node)
+        if len(source) > MAX_DIGITS:
+            self.fail(f"numeric literal longer than {MAX_DIGITS} characters")
+        if isinstance(value, float):
+            if any(ch in source for ch in "eEjJ"):
+                self.fail("write numbers as integers or decimals (no exponent notation)")
+            return Fraction(source.replace("_", ""))  # exact: "0.1" is 1/10
+        return Fraction(value)
+
+    def exponent(self, node: ast.AST) -> int:
+        sign = 1
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            sign, node = -1, node.operand
+        if not (isinstance(node, ast.Constant) and type(node.value) is int):
+            self.fail("an exponent must be an integer literal (use sqrt for square roots)")
+        k = sign * node.value
+        if abs(k) > MAX_EXPONENT:
+            self.fail(f"exponent {k} is larger than {MAX_EXPONENT}")
+        return k
+
+
+def _segment(text: str, node: ast.AST) -> str:
+    return (ast.get_source_segment(text.strip(), node) or "").strip()
+
+
+def _size(e: Expr) -> tuple[int, int]:
+    """(product of exponents along the worst path, upper bound on monomials)."""
+    kind = e[0]
+    if kind in ("num", "sym"):
+        return 1, 1
+    if kind in ("neg", "sqrt", "abs"):
+        return _size(e[1])
+    if kind == "pow":
+        power, terms = _size(e[1])
+        k = abs(e[2])
+        power *= max(k, 1)
+        if power > MAX_EXPONENT:
+            return power, MAX_MONOMIALS + 1
+        return power, min(terms ** k, comb(k + terms - 1, max(terms - 1, 0)))
+    (pa, ta), (pb, tb) = _size(e[1]), _size(e[2])
+    terms = ta + tb if kind in ("add", "sub") else ta * tb
+    return max(pa, pb), min(terms, MAX_MONOMIALS + 1)
+
+
+def parse_relations(text: str, line: int = 1) -> tuple[list[Relation], set[str]]:
+    """Parse one (possibly chained) comparison or a comma-separated list of them."""
+    relations: list[Relation] = []
+    converter = _Converter(text, line)
+    for part in _split_top_level(text, line):
+        converter.text = part
+        if _size_guard(part):
+            raise ClaimSyntaxError(line, "expression too large")
+        relations.extend(converter.relation(_parse_expression(part, line)))
+    return relations, converter.names
+
+
+def _size_guard(text: str) -> bool:
+    return len(text) > MAX_TEXT
+
+
+def _split_top_level(text: str, line: int) -> list[str]:
+    if len(text) > MAX_TEXT:
+        raise ClaimSyntaxError(line, f"line longer than {MAX_TEXT} characters")
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    parts = [p for p in (p.strip() for p in parts)]
+    if any(not p for p in parts):
+        raise ClaimSyntaxError(line, "empty comparison")
+    return parts
+
+
+def parse_claim(block: str) -> Claim:
+    """Parse the body of a ```claim block (see the module docstring)."""
+    assumptions: list[Relation] = []
+    goals: list[Relation] | None = None
+    names: set[str] = set()
+    goal_line = 0
+    lines = block.splitlines()
+    if len(lines) > 200:
+        raise ClaimSyntaxError(201, "a claim block has at most 200 lines")
+    for number, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("assume:"):
+            if goals is not None:
+                raise ClaimSyntaxError(number, "assume: lines must come before the claim")
+            found, used = parse_relations(text[len("assume:"):], number)
+            assumptions.extend(found)
+            names |= used
+            continue
+        if goals is not None:
+            raise ClaimSyntaxError(number, "only one claim per block (a second claim found)")
+        if "," in text and _split_top_level(text, number)[1:]:
+            raise ClaimSyntaxError(number, "a claim is one comparison (did you mean assume:?)")
+        goals, used = parse_relations(text, number)
+        names |= used
+        goal_line = number
+    if goals is None:
+        raise ClaimSyntaxError(max(len(lines), 1), "the block states no claim")
+    if len(names) > MAX_SYMBOLS:
+        raise ClaimSyntaxError(goal_line, f"more than {MAX_SYMBOLS} symbols")
+    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names)), goal_line)
