@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup docs serve bench clean fuzz
+.PHONY: run test setup docs serve bench clean fuzz chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,33 @@ run: $(STAMP)
 	@mkdir -p build
 	$(BIN)/pla make-data --n 100 --d 2 --margin 1/50 --seed 3 build/example.dat
 	$(BIN)/pla run build/example.dat --steps --trace build/example.jsonl
+	@$(MAKE) --no-print-directory docs
+	@echo
+	@echo "The site is built in site/. Open site/index.html in a browser, or serve it with"
+	@echo "  make serve        (live preview at http://127.0.0.1:8000/)"
 
-test: $(STAMP)
+# The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
+# opens every page in headless Chromium; `chromium` installs the browser first when missing.
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The documentation site (strict: any warning fails). Scratch files go to build/docs/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
+
+# Debian's chromium + chromium-driver for the browser check; installed only when missing.
+# If they cannot be installed, the browser test fails and says why (it never skips silently).
+chromium:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver for the browser test"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null ) \
+	    || echo "WARNING: could not install chromium; the browser test will FAIL"; \
+	else echo "WARNING: no apt-get to install chromium; the browser test will FAIL"; fi
 
 # A longer fuzzing run of every parser (hypothesis profile "fuzz"); not part of make test.
 fuzz: $(STAMP)

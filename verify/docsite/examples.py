@@ -6,8 +6,8 @@ real ``pla make-data`` command (the same command the tutorial shows), loaded wit
 :func:`pla.load`, and every run is an exact :func:`pla.run`.
 
 The reference separator w_f of the convergence proof comes from
-``verify.certify`` (the exact max-margin separator) when that module exists.
-Until it does, the final weights of the example's own PLA run are used as w_f
+``verify.certify`` (the exact, kernel-checked max-margin separator).  Should that
+module be missing, the final weights of the example's own PLA run are used as w_f
 (they separate the data, so every inequality of the proof holds for them too);
 :attr:`SeparatorFacts.kind` says which one a page is showing.
 
@@ -227,6 +227,15 @@ class SeparatorFacts:
     margin2: Fraction
     kind: str
 
+    @property
+    def description(self) -> str:
+        """A phrase naming which separator this is, for prose ("with w_f the ...")."""
+        return {
+            "max-margin": "exact max-margin separator (checked by the kernel)",
+            "lp": "exact linear-programming separator (checked by the kernel)",
+            "given": "given separator",
+        }.get(self.kind, "final weights of the PLA run")
+
 
 def separator_facts(
     w: tuple[Fraction, ...], X: list[tuple[Fraction, ...]] | tuple, labels: Any, kind: str
@@ -278,6 +287,11 @@ class OrderStudy:
     bound: Fraction
     bound_floor: int
     all_within_bound: bool
+
+    @property
+    def last_seed(self) -> int:
+        """Seeds 0 .. ``last_seed`` were run."""
+        return self.runs - 1
 
 
 class ExampleBook:
@@ -364,10 +378,9 @@ class ExampleBook:
             ds = self.dataset(name)
             certified = _certified_separator(ds)
             if certified is not None:
-                facts = separator_facts(certified, ds.X, ds.labels, "max-margin")
+                facts = separator_facts(certified[0], ds.X, ds.labels, certified[1])
             else:
-                # TODO(lead): remove this fallback once verify.certify lands; it is only
-                # used while the certificate module is missing.
+                # Only used when verify.certificates is absent (e.g. a partial checkout).
                 final = self.run(name).w if name in RUNS else _final_weights(ds)
                 facts = separator_facts(tuple(final), ds.X, ds.labels, "final PLA weights")
             self._separators[name] = facts
@@ -428,18 +441,18 @@ def _final_weights(ds: Any) -> tuple[Fraction, ...]:
     return tuple(pla.run(ds, keep_steps=False).w)
 
 
-def _certified_separator(ds: Any) -> tuple[Fraction, ...] | None:
-    """The exact max-margin w of ``verify.certify`` or None while that module is missing."""
+def _certified_separator(ds: Any) -> tuple[tuple[Fraction, ...], str] | None:
+    """The kernel-checked separator of ``verify.certify`` and its kind, or None while that
+    module is missing."""
     try:
-        from verify import certify  # type: ignore[attr-defined]
+        from verify.certificates import certify
     except ImportError:
         return None
     result = certify(ds)
-    w = getattr(result, "w", None)
-    if w is None:
-        raise ValueError(f"verify.certify returned {type(result).__name__} without .w for an example "
-                         "that should be separable")
-    return tuple(Fraction(v) for v in w)
+    if not result.separable:
+        raise ValueError("verify.certify found a Gordan certificate for an example that the "
+                         "pages treat as separable")
+    return tuple(Fraction(v) for v in result.w), result.kind
 
 
 class ExampleMismatch(ValueError):

@@ -70,6 +70,27 @@ def _rewrite_environments(latex: str) -> str:
     return _BEGIN_END.sub(replace, latex)
 
 
+_PAIRED_DELIMITERS = ((r"\lVert", r"\rVert"), (r"\lvert", r"\rvert"), (r"\langle", r"\rangle"))
+
+
+def _pair_delimiters(latex: str) -> str:
+    """Turn balanced ``\\lVert x \\rVert`` into ``\\left\\lVert x \\right\\rVert``.
+
+    Without the pairing latex2mathml attaches a following superscript to the closing bar
+    alone (``<msup><mo>‖</mo>``), which browsers draw as a small, lowered bar.
+
+    >>> _pair_delimiters(r"\\lVert w \\rVert^{2}")
+    '\\\\left\\\\lVert w \\\\right\\\\rVert^{2}'
+    """
+    for opening, closing in _PAIRED_DELIMITERS:
+        bare_open = re.compile(r"(?<!\\left)" + re.escape(opening) + r"(?![a-zA-Z])")
+        bare_close = re.compile(r"(?<!\\right)" + re.escape(closing) + r"(?![a-zA-Z])")
+        if len(bare_open.findall(latex)) == len(bare_close.findall(latex)) > 0:
+            latex = bare_open.sub(lambda _: "\\left" + opening, latex)
+            latex = bare_close.sub(lambda _: "\\right" + closing, latex)
+    return latex
+
+
 def latex_to_mathml(latex: str, display: bool = False) -> str:
     """Convert one LaTeX formula to a ``<math>`` element (a string).
 
@@ -86,7 +107,7 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
     """
     from latex2mathml.converter import convert
 
-    source = _rewrite_environments(latex.strip())
+    source = _pair_delimiters(_rewrite_environments(latex.strip()))
     try:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many unrelated types
