@@ -61,7 +61,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class ClaimBlock:
-    """A ```claim block of a Markdown file: the line of its first body line and its body."""
+    """A ```claim block of a Markdown file: the line of its opening fence and its body."""
 
     line: int
     body: str
@@ -76,7 +76,7 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
     """Every fenced block whose info string is ``claim``.
 
     >>> [b.line for b in find_claim_blocks("x\\n```claim\\na >= a\\n```\\n")]
-    [3]
+    [2]
     """
     blocks = []
     lines = text.splitlines()
@@ -91,7 +91,7 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
                 body.append(lines[j][len(match.group("indent")):]
                             if lines[j].startswith(match.group("indent")) else lines[j])
                 j += 1
-            blocks.append(ClaimBlock(i + 2, "\n".join(body), j + 1))
+            blocks.append(ClaimBlock(i + 1, "\n".join(body), j + 1))
             i = j + 1
         else:
             i += 1
@@ -375,7 +375,7 @@ def check_claim_text(body: str, **options: Any) -> Verdict:
     try:
         claim = parse_claim(body)
     except ClaimSyntaxError as exc:
-        return Verdict("invalid", None, reason=str(exc))
+        return Verdict("invalid", None, reason=f"{exc.message} (line {exc.line} of the block)")
     return decide_claim(claim, **options)
 
 
