@@ -38,7 +38,7 @@ from pla.pocket import PocketOptions, PocketProblem, PocketResult
 __all__ = [
     "SEED_STRIDE", "run_seed", "run_seeds", "parallel_map", "PlaRun", "PlaExperiment",
     "repeat_pla", "pla_run_summary", "PocketExperiment", "repeat_pocket", "histogram",
-    "error_series", "test_error_distribution", "default_jobs",
+    "error_series", "distribution_of_test_errors", "default_jobs",
 ]
 
 #: Run k of an experiment with base seed S uses S + SEED_STRIDE·k (a prime; see the module doc).
@@ -283,13 +283,13 @@ def error_series(result: PocketResult) -> tuple[list[Fraction], list[Fraction]]:
             [Fraction(m, n) for m in result.pocket_mistakes])
 
 
-def test_error_distribution(experiment: PocketExperiment) -> list[tuple[Fraction, int]]:
+def distribution_of_test_errors(experiment: PocketExperiment) -> list[tuple[Fraction, int]]:
     """How many runs reached each exact test error (training error without test data), sorted.
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
     >>> study = repeat_pocket(ds, PocketOptions(updates=5, order="random"), runs=5)
-    >>> [(str(e), k) for e, k in test_error_distribution(study)]
+    >>> [(str(e), k) for e, k in distribution_of_test_errors(study)]
     [('1/4', 2), ('1/2', 3)]
     """
     errors = experiment.test_errors if experiment.has_test else experiment.train_errors
