@@ -172,3 +172,21 @@ def test_run_on_non_separable_data_says_so_and_honours_max_updates(tmp_path):
     # separable data: no such message
     clean = pla_cli("run", write(tmp_path, "tb.dat", TEXTBOOK))
     assert clean.code == 0 and "separable" not in clean.err
+
+
+# ----------------------------------------------------------------------------- make-data --flip
+def test_make_data_flip_writes_non_separable_train_and_test(tmp_path):
+    train, test = str(tmp_path / "tr.dat"), str(tmp_path / "te.dat")
+    clean = str(tmp_path / "clean.dat")
+    assert pla_cli("make-data", "--n", "40", "--d", "2", "--seed", "5", clean).code == 0
+    done = pla_cli("make-data", "--n", "40", "--d", "2", "--seed", "5", "--flip", "1/8",
+                   "--test-out", test, "--test-n", "10", train)
+    assert done.code == 0, done.err
+    a, b = pla.load(clean), pla.load(train)
+    assert a.rows == b.rows  # the same points (the first 40 of the same draw) ...
+    assert sum(x != y for x, y in zip(a.labels, b.labels)) == 5  # ... exactly 40/8 flipped
+    assert pla.load(test).n == 10
+    again = str(tmp_path / "again.dat")
+    pla_cli("make-data", "--n", "40", "--d", "2", "--seed", "5", "--flip", "1/8", again)
+    assert pla.load(again).labels == b.labels
+    assert pla_cli("make-data", "--flip", "3/2", str(tmp_path / "x.dat")).code == 2

@@ -26,6 +26,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--margin", default="1/10", metavar="GAMMA",
                         help="geometric margin, exact (default 1/10)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    noise = parser.add_argument_group("label noise (non-separable data, for pla pocket)")
+    noise.add_argument("--flip", default="0", metavar="P",
+                       help="flip exactly round(P*N) labels, chosen by the seed (default 0)")
+    noise.add_argument("--test-out", metavar="TEST", help="also write a test set from the same "
+                       "hyperplane (its own round(P*M) labels flipped)")
+    noise.add_argument("--test-n", type=positive_int, metavar="M",
+                       help="number of test points (default: N)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -37,6 +44,9 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError(f"--margin: {exc}") from None
     if margin < 0:
         raise UsageError("--margin must be non-negative")
+    if args.flip != "0" or args.test_out or args.test_n:  # label noise and/or a test set: pla/noise.py
+        from verify.commands.noisy_data import write_noisy_data
+        return write_noisy_data(args, margin)
     try:
         rows, labels = separable_data(args.n, args.d, margin, args.seed)
     except MarginTooLarge as exc:
