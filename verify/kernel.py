@@ -87,11 +87,13 @@ def _dot_class() -> Any:
 
         nargs = 2
 
-        def _latex(self, printer: Any) -> str:
+        def _latex(self, printer: Any, exp: Any = None) -> str:
             a, b = self.args
             if a == b:
-                return r"\|%s\|^{2}" % printer._print(a)
-            return r"\left(%s \cdot %s\right)" % (printer._print(a), printer._print(b))
+                text = r"\lVert %s \rVert^{2}" % printer._print(a)
+                return text if exp is None else r"\left(%s\right)^{%s}" % (text, exp)
+            text = r"%s \cdot %s" % (printer._print(a), printer._print(b))
+            return text if exp is None else r"\left(%s\right)^{%s}" % (text, exp)
 
     return Dot
 

@@ -51,8 +51,8 @@ def proof_symbols() -> SimpleNamespace:
 
 #: How the renderer prints the symbols whose names are not valid LaTeX by themselves.
 LATEX_NAMES = {
-    "norm_wf": r"\|w_{f}\|",
-    "norm_wT": r"\|w_{T}\|",
-    "norm_w0": r"\|w_{0}\|",
+    "norm_wf": r"\lVert w_{f} \rVert",
+    "norm_wT": r"\lVert w_{T} \rVert",
+    "norm_w0": r"\lVert w_{0} \rVert",
     "sqrt_T": r"\sqrt{T}",
 }
