@@ -30,9 +30,14 @@ def non_negative_int(text: str) -> int:
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, name: str = "data",
-                       help: str = "the data file") -> None:
-    """Add DATA and the options that say how to read it."""
-    parser.add_argument(name, metavar=name.upper(), help=help)
+                       help: str = "the data file", option: bool = False) -> None:
+    """Add DATA (a positional, or a required ``--data`` option when ``option``) and the options
+    that say how to read it."""
+    if option:
+        parser.add_argument(f"--{name}", dest=name, metavar=name.upper(), required=True,
+                            help=help)
+    else:
+        parser.add_argument(name, metavar=name.upper(), help=help)
     group = parser.add_argument_group("reading the data")
     group.add_argument("--format", choices=pla.FORMATS,
                        help="file format (default: from the extension; .csv, .coq, .libsvm/.svm, "
