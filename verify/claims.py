@@ -31,6 +31,7 @@ __all__ = ["Verdict", "ClaimBlock", "decide_claim", "find_claim_blocks", "check_
            "check_markdown_file", "parse_claim", "ClaimSyntaxError"]
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*claim[ \t]*$")
+_ANY_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})")
 _GRID = [Fraction(v) for v in (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3,
                                Fraction(1, 3), 10, -10)]
 
@@ -77,25 +78,38 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
 
     >>> [b.line for b in find_claim_blocks("x\\n```claim\\na >= a\\n```\\n")]
     [2]
+    >>> find_claim_blocks("~~~markdown\\n```claim\\na >= a\\n```\\n~~~\\n")
+    []
     """
     blocks = []
     lines = text.splitlines()
     i = 0
     while i < len(lines):
         match = _FENCE.match(lines[i])
+        other = _ANY_FENCE.match(lines[i])
         if match:
             fence = match.group("fence")
             body = []
             j = i + 1
-            while j < len(lines) and not lines[j].strip().startswith(fence):
+            while j < len(lines) and not _closes(lines[j], fence):
                 body.append(lines[j][len(match.group("indent")):]
                             if lines[j].startswith(match.group("indent")) else lines[j])
                 j += 1
             blocks.append(ClaimBlock(i + 1, "\n".join(body), j + 1))
             i = j + 1
+        elif other:  # any other fenced block: its content is not Markdown, skip it
+            j = i + 1
+            while j < len(lines) and not _closes(lines[j], other.group("fence")):
+                j += 1
+            i = j + 1
         else:
             i += 1
     return blocks
+
+
+def _closes(line: str, fence: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0])
 
 
 # -- exact evaluation (refutation) --------------------------------------------------------------

@@ -26,8 +26,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                              '"failed": N}')
     parser.add_argument("--out", metavar="DIR",
                         help="write one Markdown page per theorem (and index.md) into DIR")
-    parser.add_argument("--smt", action="store_true",
-                        help="also check every scalar step with z3 (needs the [smt] extra)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -43,7 +41,7 @@ def handle(args: argparse.Namespace) -> int:
                              f"{', '.join(sorted(known))})")
     results = check_builtin_proofs(tuple(args.names) if args.names else None)
     failed = sum(1 for r in results if r.checked is None)
-    smt = _smt_report(results) if args.smt else None
+    smt = None  # the optional z3 cross-check is not built yet (see docs/trusted-base.md)
     if args.json:
         print(json.dumps({
             "theorems": [{

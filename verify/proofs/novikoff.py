@@ -57,6 +57,11 @@ def _eta_parts(eta: Any) -> tuple[Any, tuple[str, ...], tuple[Hyp, ...]]:
     return eta, ("eta>0",), (Hyp("eta>0", Fact(eta, ">", 0), "the learning rate is positive"),)
 
 
+def _title(title: str, eta: Any, w0_zero: bool = True) -> str:
+    return title + ("" if eta is None else ", with a learning rate") + \
+        ("" if w0_zero else ", from any w_0")
+
+
 def _suffix(eta: Any, w0_zero: bool = True) -> str:
     return ("" if eta is None else "-eta") + ("" if w0_zero else "-w0")
 
@@ -74,7 +79,7 @@ def inner_step_theorem(lemmas: dict, eta: Any = None) -> Theorem:
              note="the margin of w_f" + ("" if eta is None else ", times eta > 0")),
     ))
     return Theorem(
-        name="inner-product-step" + _suffix(eta), title="The inner product grows",
+        name="inner-product-step" + _suffix(eta), title=_title("The inner product grows", eta),
         vectors=VECTORS, naturals=(), hyps=(h["update"], h["margin"]) + eta_h,
         conclusions=(Fact(s.dot(f, w[t + 1]), ">=", s.dot(f, w[t]) + e * rho),),
         proof=Derivation((chain,)),
@@ -104,7 +109,7 @@ def inner_bound_theorem(lemmas: dict, eta: Any = None, w0_zero: bool = True) -> 
         Link("=", start, note="w_0 = 0" if w0_zero else "nothing to prove"),)),))
     return Theorem(
         name="inner-product-bound" + _suffix(eta, w0_zero),
-        title="The inner product after T updates",
+        title=_title("The inner product after T updates", eta, w0_zero),
         vectors=VECTORS, naturals=(T,), hyps=ground,
         family=Family(t, T, (h["update"], h["margin"])),
         conclusions=(Fact(s.dot(f, w[T]), ">=", start + T * e * rho),),
@@ -130,7 +135,7 @@ def norm_step_theorem(lemmas: dict, eta: Any = None) -> Theorem:
         Link("<=", nw + e ** 2 * R ** 2, by(radius_term), note="||x_t|| <= R"),
     ))
     return Theorem(
-        name="norm-step" + _suffix(eta), title="The norm grows slowly",
+        name="norm-step" + _suffix(eta), title=_title("The norm grows slowly", eta),
         vectors=VECTORS, naturals=(),
         hyps=(h["update"], h["label"], h["mistake"], h["radius"]) + eta_h,
         conclusions=(Fact(nw1, "<=", nw + e ** 2 * R ** 2),),
@@ -161,7 +166,7 @@ def norm_bound_theorem(lemmas: dict, eta: Any = None, w0_zero: bool = True) -> T
     base = Derivation((Chain("base", s.dot(w[0], w[0]), (
         Link("=", start, note="w_0 = 0" if w0_zero else "nothing to prove"),)),))
     return Theorem(
-        name="norm-bound" + _suffix(eta, w0_zero), title="The norm after T updates",
+        name="norm-bound" + _suffix(eta, w0_zero), title=_title("The norm after T updates", eta, w0_zero),
         vectors=VECTORS, naturals=(T,), hyps=ground,
         family=Family(t, T, (h["update"], h["label"], h["mistake"], h["radius"])),
         conclusions=(Fact(s.dot(w[T], w[T]), "<=", start + T * e ** 2 * R ** 2),),
