@@ -39,6 +39,9 @@ __all__ = [
     "SeparatorFacts",
     "OrderStudy",
     "ProofFacts",
+    "PocketFacts",
+    "PocketSpec",
+    "POCKETS",
     "ExampleBook",
     "UnknownExample",
     "ExampleMismatch",
@@ -79,6 +82,18 @@ class RunSpec:
 
 
 @dataclass(frozen=True)
+class PocketSpec:
+    """One exact Pocket run (:func:`pla.pocket.pocket`) on a named data set."""
+
+    name: str
+    data: str
+    updates: int
+    order: str = "random"
+    seed: int = 0
+    compare: str = "pocket"
+
+
+@dataclass(frozen=True)
 class StudySpec:
     """The same data run under many seeded random orders (``random-cycle``)."""
 
@@ -108,6 +123,37 @@ DATA = {
             text="0 0 -1\n1 1 -1\n0 1 +1\n1 0 +1\n",
         ),
         DataSpec(
+            "noisy",
+            (),
+            "24 points labelled by a line, three of them flipped (noise): not separable",
+            text=(
+                "0.03 0.87 +1\n"
+                "0.25 0.85 +1\n"
+                "0.70 0.05 -1\n"
+                "0.85 0.30 +1\n"
+                "-0.51 -0.52 -1\n"
+                "0.75 0.15 +1\n"
+                "0.07 0.39 +1\n"
+                "0.36 0.72 +1\n"
+                "-0.52 -0.71 -1\n"
+                "0.01 -0.28 +1\n"
+                "-0.61 -0.71 -1\n"
+                "0.20 0.76 +1\n"
+                "0.52 0.40 +1\n"
+                "-0.81 0.32 -1\n"
+                "-0.09 0.03 -1\n"
+                "0.44 0.61 +1\n"
+                "0.36 0.43 +1\n"
+                "-0.87 0.80 -1\n"
+                "0.18 -0.77 -1\n"
+                "-0.78 -0.83 -1\n"
+                "-0.51 -0.41 -1\n"
+                "0.33 -0.84 -1\n"
+                "0.69 0.05 +1\n"
+                "-0.23 0.00 -1\n"
+            ),
+        ),
+        DataSpec(
             "tutorial",
             ("--n", "40", "--d", "2", "--margin", "1/20", "--seed", "6"),
             "the tutorial's data: 40 points in the plane, margin at least 1/20",
@@ -128,6 +174,14 @@ RUNS = {
         RunSpec("textbook", "textbook"),
         RunSpec("textbook-first", "textbook", order="first"),
         RunSpec("tutorial", "tutorial"),
+    )
+}
+
+POCKETS = {
+    spec.name: spec
+    for spec in (
+        PocketSpec("noisy", "noisy", updates=200),
+        PocketSpec("noisy-previous", "noisy", updates=200, compare="previous"),
     )
 }
 
@@ -275,6 +329,27 @@ class ProofFacts:
 
 
 @dataclass(frozen=True)
+class PocketFacts:
+    """What a page may say about one Pocket run; ``result`` keeps the :class:`PocketResult`.
+
+    ``mistakes``/``error`` are the returned (pocket) vector's, ``last_mistakes`` the last wₜ's,
+    ``best_walk_mistakes`` the fewest mistakes of any wₜ the walk visited.
+    """
+
+    updates: int
+    n: int
+    mistakes: int
+    error: Fraction
+    pocket_t: int
+    pocket_updates: int
+    last_mistakes: int
+    best_walk_mistakes: int
+    w: tuple[Fraction, ...]
+    compare: str
+    result: Any = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class OrderStudy:
     """Update counts of one data set over ``runs`` seeded random visiting orders."""
 
@@ -306,6 +381,7 @@ class ExampleBook:
         self._runs: dict[str, RunFacts] = {}
         self._separators: dict[str, SeparatorFacts] = {}
         self._studies: dict[str, OrderStudy] = {}
+        self._pockets: dict[str, PocketFacts] = {}
 
     # -- data ---------------------------------------------------------------
     def data_path(self, name: str) -> Path:
@@ -409,6 +485,25 @@ class ExampleBook:
             final_norm2=norm2[-1] if norm2 else Fraction(0),
             separator=sep,
         )
+
+    # -- Pocket ---------------------------------------------------------------------
+    def pocket(self, name: str) -> PocketFacts:
+        """Facts about the Pocket run ``name``."""
+        if name not in POCKETS:
+            raise UnknownExample(f"no pocket run named {name!r} (known: {', '.join(POCKETS)})")
+        if name not in self._pockets:
+            from pla.pocket import pocket
+
+            spec = POCKETS[name]
+            result = pocket(self.dataset(spec.data), spec.updates, order=spec.order,
+                            seed=spec.seed, compare=spec.compare)
+            self._pockets[name] = PocketFacts(
+                updates=result.updates, n=result.n, mistakes=result.mistakes, error=result.error,
+                pocket_t=result.pocket_t, pocket_updates=result.pocket_updates,
+                last_mistakes=result.last_mistakes, best_walk_mistakes=min(result.walk_mistakes),
+                w=tuple(result.w), compare=spec.compare, result=result,
+            )
+        return self._pockets[name]
 
     # -- many orders ----------------------------------------------------------------
     def orders(self, name: str) -> OrderStudy:

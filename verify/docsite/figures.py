@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 __all__ = ["FIGURES", "draw_all", "pla_walk", "growth_bounds", "cosine_bound", "update_counts",
-           "growth_series"]
+           "pocket_errors", "growth_series"]
 
 _POSITIVE = "#1f77b4"
 _NEGATIVE = "#d62728"
@@ -201,6 +201,31 @@ def update_counts(book: Any, name: str = "walk") -> Any:
     return fig
 
 
+def pocket_errors(book: Any, name: str = "noisy") -> Any:
+    """Training error of each wₜ of a Pocket walk, of the pocket, and of the literal variant
+    that compares wₜ₊₁ with wₜ instead of with the pocket."""
+    plt = _pyplot()
+    real = book.pocket(name)
+    literal = book.pocket(f"{name}-previous")
+    n = real.n
+    ts = list(range(len(real.result.walk_mistakes)))
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    ax.plot(ts, [float(Fraction(m, n)) for m in real.result.walk_mistakes], color="#bbbbbb",
+            linewidth=0.9, label="w_t of the PLA walk")
+    ax.step(ts, [float(Fraction(m, n)) for m in literal.result.pocket_mistakes], where="post",
+            color="#ff7f0e", linestyle="--", linewidth=1.6,
+            label="'pocket' compared with the previous w_t (literal variant)")
+    ax.step(ts, [float(Fraction(m, n)) for m in real.result.pocket_mistakes], where="post",
+            color=_POSITIVE, linewidth=2.2, label="pocket (compared with the pocket)")
+    ax.set_xlabel("t (updates)")
+    ax.set_ylabel("training error (mistakes / N)")
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=8, loc="upper right")
+    ax.set_title(f"Pocket on {n} noisy points: the pocket's error never goes up", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
 def study_data(name: str) -> str:
     """The data set a named order study uses."""
     from verify.docsite.examples import STUDIES
@@ -213,6 +238,7 @@ FIGURES: dict[str, Callable[[Any], Any]] = {
     "growth-bounds.png": growth_bounds,
     "cosine-bound.png": cosine_bound,
     "update-counts.png": update_counts,
+    "pocket-errors.png": pocket_errors,
 }
 
 

@@ -4,7 +4,7 @@ Grammar of one macro (nothing else is evaluated; there is no ``eval``)::
 
     {{ KIND('NAME').FIELD[.FIELD...] [| FILTER] }}
 
-- KIND is ``data``, ``run``, ``separator``, ``proof`` or ``orders`` (see
+- KIND is ``data``, ``run``, ``separator``, ``proof``, ``orders`` or ``pocket`` (see
   :class:`verify.docsite.examples.ExampleBook`), NAME an example defined in
   :mod:`verify.docsite.examples`, FIELD an attribute (or a 0-based index into a tuple);
 - FILTER is ``tex`` (fractions as ``\\frac{p}{q}``, for use inside ``$...$``),
@@ -32,7 +32,7 @@ from typing import Any
 
 __all__ = ["MacroError", "KINDS", "FILTERS", "expand_macros", "expand_macros_in_markdown", "format_value"]
 
-KINDS = ("data", "run", "separator", "proof", "orders")
+KINDS = ("data", "run", "separator", "proof", "orders", "pocket")
 FILTERS = ("tex", "floor", "ceil", "plus1", "neg", "count")
 _MACRO = re.compile(r"\{\{(?P<body>[^{}]*?)\}\}")
 _BODY = re.compile(

@@ -70,6 +70,24 @@ def _rewrite_environments(latex: str) -> str:
     return _BEGIN_END.sub(replace, latex)
 
 
+# Commands latex2mathml does not know, rewritten to equivalents it does.
+_COMMAND_REWRITES = (
+    (re.compile(r"\\arg(?![a-zA-Z])"), r"\operatorname{arg}"),
+    (re.compile(r"\\ "), r"\;"),  # "\ " (a control space) is an ordinary space
+)
+
+
+def _rewrite_commands(latex: str) -> str:
+    """Rewrite the few common commands latex2mathml lacks.
+
+    >>> _rewrite_commands(r"\\arg\\min_{w} f\\ x")
+    '\\\\operatorname{arg}\\\\min_{w} f\\\\;x'
+    """
+    for pattern, replacement in _COMMAND_REWRITES:
+        latex = pattern.sub(lambda _: replacement, latex)
+    return latex
+
+
 _PAIRED_DELIMITERS = ((r"\lVert", r"\rVert"), (r"\lvert", r"\rvert"), (r"\langle", r"\rangle"))
 
 
@@ -107,7 +125,7 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
     """
     from latex2mathml.converter import convert
 
-    source = _pair_delimiters(_rewrite_environments(latex.strip()))
+    source = _pair_delimiters(_rewrite_commands(_rewrite_environments(latex.strip())))
     try:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many unrelated types
