@@ -386,8 +386,9 @@ def zero_scores(data_dir: Path) -> Evidence:
         ("(t, row, w_t.x) of the updates", tuple((s.t, s.index + 1, s.score) for s in r.steps)),
         ("updates with t >= 1 made on a zero score", len(later)),
     )
-    return Evidence("zero-scores", "After the first update, w₁ = (1, 1) meets x₂ = (1, −1) "
-                    "with w₁·x₂ = 0.", facts, bool(later), "pla run tight.dat --steps")
+    shown = (f"Update t = {later[0].t} is made on row {later[0].index + 1}, whose score "
+             f"w_t·x is 0." if later else "")
+    return Evidence("zero-scores", shown, facts, bool(later), "pla run tight.dat --steps")
 
 
 # ============================================================================ the proof's steps
@@ -507,8 +508,9 @@ def rho_214(data_dir: Path) -> Evidence:
         ("rho of -w_f as printed", note_rho(wrong)),
     )
     holds = note_rho(wf) != gamma2 and _margin(ds, wrong) < 0 and note_rho(wrong) > 0
-    return Evidence("rho-214", "The printed ρ is nine times the squared margin for a separator, "
-                    "and positive for a vector that gets every point wrong.", facts, holds)
+    return Evidence("rho-214", f"The printed ρ is {note_rho(wf) / gamma2} times the squared "
+                    "margin for a separator, and positive for a vector that gets every point "
+                    "wrong.", facts, holds)
 
 
 @_evidence("strict-lt-attained")
@@ -613,9 +615,9 @@ def radius_not_distance(data_dir: Path) -> Evidence:
         ("updates T", r.updates),
     )
     holds = dist2 != R2 and r.updates > dist2 / gamma ** 2 and r.updates <= R2 / gamma ** 2
-    return Evidence("radius-not-distance", "The farthest point is at distance 1 from the "
-                    "separating line, but R² = 2, and T = 2 exceeds the bound built on the "
-                    "distance.", facts, holds)
+    return Evidence("radius-not-distance", f"The largest squared distance to the separating "
+                    f"line is {dist2}, but R² = {R2}, and T = {r.updates} exceeds the bound "
+                    "built on the distance.", facts, holds)
 
 
 @_evidence("rho-mismatch")
@@ -634,8 +636,9 @@ def rho_mismatch(data_dir: Path) -> Evidence:
         ("updates T", r.updates),
     )
     holds = r.updates > R2 / rho ** 2 and r.updates <= R2 * _norm2(wf) / rho ** 2
-    return Evidence("rho-mismatch", "With ‖w_f‖ = 2 and the unnormalised ρ, (R/ρ)² = 1/2 < T, "
-                    "while R²‖w_f‖²/ρ² holds.", facts, holds)
+    return Evidence("rho-mismatch", f"With ‖w_f‖² = {_norm2(wf)} and the unnormalised ρ, "
+                    f"(R/ρ)² = {R2 / rho ** 2} < T = {r.updates}, while R²‖w_f‖²/ρ² holds.",
+                    facts, holds)
 
 
 @_evidence("inner-le-1")
@@ -648,9 +651,11 @@ def inner_le_1(data_dir: Path) -> Evidence:
         ("w_f.w_t, t = 1..T", tuple(_dot(wf, w) for w in _walk(r)[1:])),
         ("cos^2(w_f, w_T)", _signed_cos2(wf, r.w)),
     )
-    return Evidence("inner-le-1", "w_f·w_t exceeds 1 after the first update and keeps "
+    inner = facts[0][1]
+    return Evidence("inner-le-1", "w_f·w_t exceeds 1 from the first update on and keeps "
                     "growing; only the cosine is bounded by 1.", facts,
-                    _dot(wf, r.w) > 1 and _signed_cos2(wf, r.w) <= 1)
+                    all(v > 1 for v in inner) and all(b > a for a, b in zip(inner, inner[1:]))
+                    and _signed_cos2(wf, r.w) <= 1)
 
 
 @_evidence("wtf-typo")
@@ -675,8 +680,8 @@ def max_over_n(data_dir: Path) -> Evidence:
     facts = (("update t = 1 uses row", s.index + 1),
              ("||y_n(t) x_n(t)||^2", _norm2(s.x)),
              ("max_n ||y_n x_n||^2 = R^2", _radius2(ds)))
-    return Evidence("max-over-n", "The printed maximum is just ‖x_{n(t)}‖² = 3; the bound "
-                    "needs R² = 26.", facts, _norm2(s.x) != _radius2(ds))
+    return Evidence("max-over-n", f"The printed maximum is just ‖x_n(t)‖² = {_norm2(s.x)}; "
+                    f"the bound needs R² = {_radius2(ds)}.", facts, _norm2(s.x) != _radius2(ds))
 
 
 @_evidence("cos-bound-29")
@@ -888,17 +893,22 @@ def pocket_compare(data_dir: Path) -> Evidence:
     ds = _load("pocket", data_dir)
     real = pocket(ds, 5, order="cyclic", compare="pocket")
     note = pocket(ds, 5, order="cyclic", compare="previous")
+    positives = {x for x, y in zip(ds.X, ds.labels) if y > 0}
+    forced = len(positives & {x for x, y in zip(ds.X, ds.labels) if y < 0})
     facts = (
         ("mistakes of w_0..w_5 on the PLA walk", real.walk_mistakes),
         ("pocket (compare with the pocket): w, mistakes", (real.w, real.mistakes)),
         ("compare with w_t: w, mistakes", (note.w, note.mistakes)),
-        ("mistakes of the best linear classifier", 1),
+        ("points that occur with both labels (every w gets one of each such pair wrong)",
+         forced),
     )
     holds = (real.walk_mistakes == note.walk_mistakes and note.mistakes > real.mistakes
-             and kernel.count_mistakes(ds.rows, ds.scale, ds.labels, real.w) == 1)
-    return Evidence("pocket-compare", "On the same PLA walk, the real pocket keeps w₃ "
-                    "(1 mistake, the optimum); comparing with w_t ends with w₅ (2 mistakes).",
-                    facts, holds, "pla pocket pocket.dat --updates 5 --order cyclic")
+             and kernel.count_mistakes(ds.rows, ds.scale, ds.labels, real.w) == forced)
+    shown = (f"On the same PLA walk, the real pocket keeps w_{real.pocket_t} "
+             f"({real.mistakes} mistake, the optimum); comparing with w_t ends with "
+             f"w_{note.pocket_t} ({note.mistakes} mistakes).")
+    return Evidence("pocket-compare", shown, facts, holds,
+                    "pla pocket pocket.dat --updates 5 --order cyclic")
 
 
 @_evidence("noise-target")
@@ -912,9 +922,9 @@ def noise_target(data_dir: Path) -> Evidence:
     g = pocket(ds, 20, order="cyclic")
     facts = (("rows with f(x_n) = y_n, f = sign(x)", (agree_f, ds.n)),
              ("rows with g(x_n) = y_n, g from Pocket (20 updates)", (ds.n - g.mistakes, ds.n)))
-    return Evidence("noise-target", "f(x_n) = y_n is a fixed property of the noisy data "
-                    "(4 of 5 here, whatever we learn); what learning controls is g.", facts,
-                    agree_f < ds.n)
+    return Evidence("noise-target", f"f(x_n) = y_n is a fixed property of the noisy data "
+                    f"({agree_f} of {ds.n} here, whatever we learn); what learning controls is "
+                    "g.", facts, agree_f < ds.n)
 
 
 @_evidence("exact-1d-minimum")
@@ -968,7 +978,8 @@ def w0_clash(data_dir: Path) -> Evidence:
     ds = _load("textbook", data_dir)
     r = pla.run(ds, order="first")
     facts = (("the initial vector 'w_0'", _walk(r)[0]), ("the bias weight 'w_0' of the result", r.w[0]))
-    return Evidence("w0-clash", "In one run 'w₀' is both the zero vector and the number −3.",
+    return Evidence("w0-clash", f"In one run 'w₀' is both the zero vector and the number "
+                    f"{r.w[0]}.",
                     facts, all(v == 0 for v in _walk(r)[0]) and r.w[0] != 0)
 
 
