@@ -338,6 +338,8 @@ class _Context:
         if isinstance(content, Fact):
             expr, kind = content.normal()
             _require_polynomial(expr, f"hypothesis {hyp.name}")
+            self.check_scalar(_sympy().S(content.lhs))
+            self.check_scalar(_sympy().S(content.rhs))
             self.facts[hyp.name] = (expr, kind)
         elif isinstance(content, Rewrite):
             if not (isinstance(content.power, int) and content.power >= 1):
@@ -496,6 +498,8 @@ def _check_link(ctx: _Context, a: Any, link: Link) -> None:
     b = sp.S(link.expr)
     if link.rel in (">=", ">"):
         a, b = b, a  # a >= b  is  b <= a
+    ctx.check_scalar(sp.S(a))
+    ctx.check_scalar(b)
     p = sp.S(1)
     for name in cert.divisors:
         p *= ctx.fact(name, (">0",))
@@ -686,6 +690,8 @@ def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, 
         else:
             raise DerivationError(f"unknown line {line!r}")
     for goal in goals:
+        ctx.check_scalar(_sympy().S(goal.lhs))
+        ctx.check_scalar(_sympy().S(goal.rhs))
         if not ctx.available(*goal.normal()):
             raise DerivationError(f"conclusion {goal.lhs} {goal.rel} {goal.rhs} is not derived")
 
