@@ -382,7 +382,8 @@ class _Audit:
         before = _vector(r["w_before"], ds.dim, "w_before")
         D, L = replay.D, replay.L
         if before != replay.weights():
-            raise _Fail("step", "w_before is not the previous w_after (w0 for t = 0)")
+            raise _Fail("step", f"w_before = ({', '.join(map(str, before))}) is not the previous "
+                                f"w_after ({', '.join(map(str, replay.weights()))}; w0 for t = 0)")
         score = _exact(r["score"], "score")
         S = replay.score(n)
         if score != Fraction(S, D * L):
@@ -400,7 +401,8 @@ class _Audit:
         replay.apply(n)
         after = _vector(r["w_after"], ds.dim, "w_after")
         if after != replay.weights():
-            raise _Fail("arithmetic", "w_after != w_before + eta * y * x")
+            raise _Fail("arithmetic", f"w_after = ({', '.join(map(str, after))}), but w_before + "
+                                      f"eta*y*x = ({', '.join(map(str, replay.weights()))})")
         self.checks += 9
         try:
             self.monitor(Step(t, n, y, tuple(x), score, tuple(before), tuple(after)))

@@ -81,8 +81,8 @@ def handle(args: argparse.Namespace) -> int:
             from verify.checked_run import report_lines
             print("\n".join(report_lines(report.proof)))
     elif report.status == "incomplete":
-        print(f"audit    {args.trace}: INCOMPLETE: the run was interrupted "
-              f"({report.incomplete_reason}); the {report.steps} recorded updates hold "
+        print(f"audit    {args.trace}: INCOMPLETE: the run did not finish (reason: "
+              f"{report.incomplete_reason}); the {report.steps} recorded updates hold "
               f"({report.checks} checks), but there is no summary to check")
     else:
         print(f"audit    {args.trace}: FAILED at {report.failure}")
