@@ -21,6 +21,7 @@ from typing import Iterator, Literal
 
 from pla.dataset import DataError, Dataset
 from pla.exact import NumberError, parse_number
+from pla.fast_formats import FAST_PATH_MIN_BYTES, fast_dataset
 
 __all__ = ["load", "loads", "FORMATS", "format_for_path", "LabelScheme"]
 
@@ -91,6 +92,13 @@ def loads(
     if labels not in ("pm1", "01"):
         raise DataError(path, 0, f"unknown label scheme {labels!r} (pm1 or 01)")
     text = _decode(raw, path)
+    if len(raw) >= FAST_PATH_MIN_BYTES and format != "libsvm":
+        # Whole regular files at once; None means "irregular somewhere: read it carefully".
+        data = raw if isinstance(raw, bytes) else text.encode("utf-8")
+        fast = fast_dataset(data, format, labels="01" if format == "coq" else labels, bias=bias,
+                            path=path, label_column=label_column)
+        if fast is not None:
+            return fast
     lines = list(_data_lines(text))
     if not text.strip():
         raise DataError(path, 1, "empty file")
