@@ -17,6 +17,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.proofs")
+_FAILED_CLAIMS: list[str] = []  # this build's failing claims (a strict build also fails with -q)
+
+
+def on_pre_build(config):
+    _FAILED_CLAIMS.clear()
+
+
+def on_post_build(config):
+    if config.get("strict") and _FAILED_CLAIMS:
+        raise PluginError(f"{len(_FAILED_CLAIMS)} claim(s) not proved; first: {_FAILED_CLAIMS[0]}")
 
 
 def on_files(files, config):
@@ -43,7 +53,9 @@ def on_page_markdown(markdown, page, config, files):
     for block in reversed(blocks):  # replace from the end: earlier line numbers stay valid
         verdict = check_claim_text(block.body)
         if not verdict.ok:
-            log.warning("%s:%d: claim %s", page.file.src_uri, block.line, verdict.explain())
+            message = f"{page.file.src_uri}:{block.line}: claim {verdict.explain()}"
+            log.warning(message)
+            _FAILED_CLAIMS.append(message)
         indent = lines[block.line - 1][: len(lines[block.line - 1]) -
                                         len(lines[block.line - 1].lstrip())]
         rendered = [indent + line if line else line
