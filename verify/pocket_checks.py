@@ -31,14 +31,25 @@ import pla
 from pla.pocket import PocketProblem, PocketResult
 from verify import kernel
 
-__all__ = ["PocketCheckFailed", "CHECKS", "checked_pocket_run", "check_pocket_result"]
+__all__ = ["PocketCheckFailed", "CHECKS", "checks_made", "checked_pocket_run",
+           "check_pocket_result"]
 
-#: The checks :func:`checked_pocket_run` makes, as the CLI reports them.
+#: The checks :func:`checked_pocket_run` makes, as the CLI reports them (the first one only for
+#: the real algorithm, ``compare="pocket"``; see :func:`checks_made`).
 CHECKS = (
     "the pocket's training mistakes never increased",
     "pla.run replayed the walk to the pocket and to the last w_t (the pocket is a visited w_t)",
     "the kernel recounted the training (and test) mistakes of the returned w",
 )
+
+
+def checks_made(compare: str) -> tuple[str, ...]:
+    """The checks made on runs with this comparison rule.
+
+    >>> len(checks_made("pocket")), len(checks_made("previous"))
+    (3, 2)
+    """
+    return CHECKS if compare == "pocket" else CHECKS[1:]
 
 
 class PocketCheckFailed(RuntimeError):

@@ -93,9 +93,9 @@ def non_separability_notice(dataset: Any, data_argument: str, max_updates: int) 
     if not isinstance(verdict, NonSeparable):
         return None
     rows = len(verdict.support)
-    return (f"pla: the data are NOT linearly separable: a Gordan certificate checked by the "
-            f"kernel (lambda >= 0 on {rows} rows, sum lambda_n y_n x_n = 0)\n"
-            f"pla: proves that no w classifies every example, so PLA cannot halt; it will stop "
-            f"at --max-updates {max_updates:,}\n"
-            f"pla: see the certificate with `pla certify {data_argument}`; "
+    return (f"pla: the data are NOT linearly separable: no w classifies every example (a Gordan "
+            f"certificate, lambda >= 0 on {rows} rows with sum lambda_n y_n x_n = 0, checked by "
+            f"the kernel)\n"
+            f"pla: PLA cannot halt on these data; it will stop at --max-updates {max_updates:,}\n"
+            f"pla: `pla certify {data_argument}` shows the certificate; "
             f"`pla pocket {data_argument} --updates N` keeps the best w it meets")

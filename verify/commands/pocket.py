@@ -23,7 +23,7 @@ from verify.commands.data_arguments import add_data_arguments, load_dataset, non
 from verify.commands.experiment_output import (
     add_run_count_arguments, exact_and_decimal, jobs_from_args, progress_bar, seed_rule_text,
 )
-from verify.pocket_checks import CHECKS, PocketCheckFailed, checked_pocket_run
+from verify.pocket_checks import PocketCheckFailed, checked_pocket_run, checks_made
 
 __all__ = ["register", "handle", "experiment_json", "run_json"]
 
@@ -166,7 +166,7 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
         "test_n": None if test is None else test.n,
         "test_sha256": None if test is None else test.fingerprint,
         "test_source": None if test is None else test.source,
-        "checks": list(CHECKS),
+        "checks": list(checks_made(o.compare)),
     }
 
 
@@ -183,7 +183,8 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
     o = study.options
     runs = study.runs
     bias = " (+ bias x0 = 1)" if train.bias else ""
-    print(f"data     {train.source}: {train.n} examples, {train.d} features{bias}, "
+    features = "feature" if train.d == 1 else "features"
+    print(f"data     {train.source}: {train.n} examples, {train.d} {features}{bias}, "
           f"sha256 {train.fingerprint[:16]}")
     if test is not None:
         print(f"test     {test.source}: {test.n} examples, sha256 {test.fingerprint[:16]}")
@@ -226,4 +227,4 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
         early = sum(1 for r in runs if r.updates < o.updates)
         if early:
             print(f"         {early} run(s) stopped early: some w_t made no training mistake")
-    print("checked  on every run: " + ";\n         ".join(CHECKS))
+    print("checked  on every run: " + ";\n         ".join(checks_made(o.compare)))
