@@ -4,7 +4,8 @@ Each subcommand lives in ``verify/commands/<name>.py`` and exposes ``register(su
 handler, set with ``set_defaults(handler=...)``, returns the exit code.
 
 Exit codes: 0 ok; 1 a check on given weights, a claim or a proof failed; 2 bad input or usage;
-3 ``--max-updates`` reached without halting; 4 a proof inequality was violated; 130 interrupted.
+3 ``--max-updates`` reached without halting; 4 a proof inequality was violated; 5 ``pla audit``:
+the trace is incomplete (an interrupted run); 130 interrupted.
 """
 
 from __future__ import annotations
