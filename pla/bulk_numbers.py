@@ -29,7 +29,7 @@ __all__ = ["Numbers", "read_numbers", "MAX_PART_DIGITS"]
 #: Digits allowed in one part (numerator digits or denominator digits) on the fast path.
 MAX_PART_DIGITS = 18
 
-_CHUNK = 1 << 24          # bytes per vectorised pass (bounded memory for huge files)
+_CHUNK = 1 << 18          # bytes per vectorised pass: bounded memory (~40 bytes per byte)
 
 
 @dataclass(frozen=True)
@@ -121,21 +121,27 @@ def _read_chunk(np: Any, chunk: bytes, first_line: int) -> Numbers | None:
     def running_count(mask: Any) -> Any:          # how many of mask[0..p] are set, for each p
         return np.cumsum(mask.view(np.uint8), dtype=np.int32)
 
-    tid = running_count(starts) - 1                   # token id of every byte
-    dots = np.bincount(tid[dot], minlength=T)
-    slashes = np.bincount(tid[slash], minlength=T)
+    tid = running_count(starts)
+    tid -= 1                                          # token id of every byte
+    dot_pos = np.flatnonzero(dot)
+    slash_pos = np.flatnonzero(slash)                 # at most one per token, in token order
+    dots = np.bincount(tid[dot_pos], minlength=T)
+    slashes = np.bincount(tid[slash_pos], minlength=T)
     if np.any(dots > 1) or np.any(slashes > 1) or np.any((dots + slashes) > 1):
         return None
 
-    # Digits: which part (before or after the slash), and whether after the dot.
+    # Digits: which part (before or after the slash), and whether after the dot.  Each token
+    # has at most one slash and one dot, so "after" compares with that token's slash/dot.
     digit_pos = np.flatnonzero(digit)
     dtid = tid[digit_pos]
-    slash_count = running_count(slash)
-    dot_count = running_count(dot)
-    slash_before_token = slash_count[start_pos] - slash[start_pos]
-    dot_before_token = dot_count[start_pos] - dot[start_pos]
-    after_slash = (slash_count[digit_pos] - slash_before_token[dtid]) > 0
-    after_dot = (dot_count[digit_pos] - dot_before_token[dtid]) > 0
+    nowhere = np.int64(n)                              # after every digit of the chunk
+    slash_at = np.full(T, nowhere, dtype=np.int64)
+    slash_at[tid[slash_pos]] = slash_pos
+    dot_at = np.full(T, nowhere, dtype=np.int64)
+    dot_at[tid[dot_pos]] = dot_pos
+    after_slash = digit_pos > slash_at[dtid]
+    after_dot = digit_pos > dot_at[dtid]
+    del tid, slash_at, dot_at, sign_ok, next_digit, token, prev_token
     key = dtid.astype(np.int64) * 2 + after_slash     # non-decreasing along digit_pos
     if key.shape[0] == 0:
         return None
@@ -153,8 +159,12 @@ def _read_chunk(np: Any, chunk: bytes, first_line: int) -> Numbers | None:
     part0 = run_key % 2 == 0
     if int(np.count_nonzero(part0)) != T:            # a token without a digit before any slash
         return None
-    run_of_digit = running_count(boundary) - 1
-    exponent = run_end[run_of_digit] - 1 - np.arange(key.shape[0])
+    run_of_digit = running_count(boundary)
+    run_of_digit -= 1
+    exponent = run_end[run_of_digit]
+    del run_of_digit
+    exponent -= 1
+    exponent -= np.arange(key.shape[0])
     powers = 10 ** np.arange(MAX_PART_DIGITS + 1, dtype=np.int64)   # up to 10¹⁸ < 2⁶³
     values = (b[digit_pos].astype(np.int64) - 48) * powers[exponent]
     part_values = np.add.reduceat(values, run_start)
@@ -166,7 +176,6 @@ def _read_chunk(np: Any, chunk: bytes, first_line: int) -> Numbers | None:
     if np.any(slashes):
         ratio_tokens = run_key[~part0] // 2
         denominator = part_values[~part0]
-        slash_pos = np.flatnonzero(slash)              # one per ratio token, in token order
         negative = b[slash_pos + 1] == 45
         if np.any(denominator == 0):
             return None

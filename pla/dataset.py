@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from math import gcd, lcm
 from typing import Iterable, Sequence
 
@@ -72,7 +73,7 @@ class Dataset:
         for y in self.labels:
             if y != 1 and y != -1:
                 raise ValueError(f"labels must be +1 or -1, not {y!r}")
-        if gcd(self.scale, *(v for row in self.rows for v in row)) != 1:
+        if gcd(self.scale, *chain.from_iterable(self.rows)) != 1:
             raise ValueError("rows and scale are not in lowest terms; use Dataset.from_rows")
 
     # ----------------------------------------------------------------- construction
@@ -127,7 +128,7 @@ class Dataset:
         >>> Dataset.from_integers([[2, 4], [2, -2]], 2, [1, -1], bias=True).rows
         ((1, 2), (1, -1))
         """
-        g = gcd(scale, *(v for row in rows for v in row))
+        g = gcd(scale, *chain.from_iterable(rows))
         if g > 1:
             rows = [[v // g for v in row] for row in rows]
             scale //= g

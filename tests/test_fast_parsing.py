@@ -149,3 +149,23 @@ def test_big_regular_files_take_the_fast_path(monkeypatch, tmp_path):
 def test_csv_fields_holding_two_numbers_or_none_are_refused_alike(content):
     fast, careful = read_both(content.encode(), "csv")
     assert fast == careful and isinstance(careful, tuple)
+
+
+@settings(max_examples=30)
+@given(st.lists(st.lists(number_texts, min_size=1, max_size=5), min_size=1, max_size=30),
+       st.integers(min_value=1, max_value=40))
+def test_reading_in_chunks_changes_nothing(lines, chunk):
+    """Chunks end at line breaks (or run on past a long line); tokens and line numbers agree."""
+    import pla.bulk_numbers as bulk
+
+    data = "\n".join(" ".join(line) for line in lines).encode()
+    whole = read_numbers(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bulk, "_CHUNK", chunk)
+        chunked = read_numbers(data)
+    if whole is None:
+        assert chunked is None
+    else:
+        assert chunked is not None
+        for field in ("num", "den", "line"):
+            assert getattr(whole, field).tolist() == getattr(chunked, field).tolist()

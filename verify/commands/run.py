@@ -23,6 +23,8 @@ __all__ = ["register", "handle", "options_from_args", "format_vector", "result_j
 #: ``--steps`` shows the first STEPS_HEAD and the last STEPS_TAIL updates of a long run.
 STEPS_HEAD = 20
 STEPS_TAIL = 5
+#: Data up to this many entries (n x dim) get the non-separability check before the run.
+NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
 
 _ZERO_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
@@ -158,9 +160,13 @@ def handle(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     options = options_from_args(args)
     options.initial_weights(dataset.dim)
-    # Non-separable data (kernel-checked Gordan certificate): say so before running.
+    # Non-separable data (kernel-checked Gordan certificate): say so before running when the
+    # search is cheap; on larger data only after a run that did not halt (a halting run proves
+    # separability, and the search would cost far more than the run).
     from verify.commands.experiment_output import non_separability_notice
-    notice = non_separability_notice(dataset, args.data, options.max_updates)
+    notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
+    notice = (non_separability_notice(dataset, args.data, options.max_updates)
+              if notice_first else None)
     if notice is not None:
         print(notice, file=sys.stderr)
     if args.runs is not None:
@@ -185,6 +191,10 @@ def handle(args: argparse.Namespace) -> int:
         if report is not None:
             from verify.checked_run import report_lines
             print("\n".join(report_lines(report)))
+    if not result.halted and not notice_first:
+        notice = non_separability_notice(dataset, args.data, options.max_updates)
+        if notice is not None:
+            print(notice, file=sys.stderr)
     if not result.halted:
         print(f"pla: stopped after {result.updates} updates without halting (--max-updates "
               f"{options.max_updates}); the data may not be linearly separable: "
