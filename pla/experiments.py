@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import signal
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
@@ -76,8 +76,14 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _run_chunk(task: Callable[[int], R], seeds: Sequence[int]) -> list[R]:
-    return [task(seed) for seed in seeds]
+def _run_chunk(task: Callable[[int], R], item: tuple[int, Sequence[int]]) -> tuple[int, list[R]]:
+    index, seeds = item
+    return index, [task(seed) for seed in seeds]
+
+
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C is handled by the parent, which then stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
@@ -86,7 +92,8 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
 
     ``task`` must be picklable when ``jobs > 1`` (a top-level function or a
     :func:`functools.partial` of one).  ``on_progress(done, total)`` is called in this process
-    as runs complete.  An exception raised by a run is raised here, the other runs cancelled.
+    as runs complete.  An exception raised by a run is raised here; on any exception, and on
+    Ctrl-C (which the workers leave to this process), the worker processes are terminated.
 
     >>> parallel_map(abs, [-3, 1, -2], jobs=1)
     [3, 1, 2]
@@ -102,29 +109,19 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
                 on_progress(len(results), total)
         return results
     workers = min(jobs, total)
-    chunk = max(1, math.ceil(total / (workers * 16)))
-    chunks = [list(seeds[start:start + chunk]) for start in range(0, total, chunk)]
+    size = max(1, math.ceil(total / (workers * 16)))
+    chunks = [(index, list(seeds[start:start + size]))
+              for index, start in enumerate(range(0, total, size))]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     done_runs = 0
     parts: dict[int, list[R]] = {}
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-    try:
-        pending: dict[Future[list[R]], int] = {
-            executor.submit(_run_chunk, task, part): index for index, part in enumerate(chunks)
-        }
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index = pending.pop(future)
-                parts[index] = future.result()
-                done_runs += len(parts[index])
-                if on_progress is not None:
-                    on_progress(done_runs, total)
-    except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    executor.shutdown(wait=True)
+    with context.Pool(workers, initializer=_ignore_interrupts) as pool:  # exit: terminate()
+        for index, part in pool.imap_unordered(partial(_run_chunk, task), chunks):
+            parts[index] = part
+            done_runs += len(part)
+            if on_progress is not None:
+                on_progress(done_runs, total)
     return [result for index in range(len(chunks)) for result in parts[index]]
 
 

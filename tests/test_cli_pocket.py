@@ -190,3 +190,63 @@ def test_make_data_flip_writes_non_separable_train_and_test(tmp_path):
     pla_cli("make-data", "--n", "40", "--d", "2", "--seed", "5", "--flip", "1/8", again)
     assert pla.load(again).labels == b.labels
     assert pla_cli("make-data", "--flip", "3/2", str(tmp_path / "x.dat")).code == 2
+
+
+# ----------------------------------------------------------------------------- terminal behaviour
+def _pla_command(*args: str) -> list[str]:
+    import sys
+    return [sys.executable, "-c", "import sys; from verify.cli import main; sys.exit(main())",
+            *args]
+
+
+def test_progress_bar_is_drawn_on_a_terminal_and_hidden_by_quiet(tmp_path):
+    import os
+    import pty
+    import subprocess
+
+    train = write(tmp_path, "tr.dat", NOISY)
+    for quiet, expect_bar in (((), True), (("--quiet",), False)):
+        master, slave = pty.openpty()
+        proc = subprocess.run(_pla_command("pocket", train, "--updates", "10", "--runs", "30",
+                                           *quiet),
+                              stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.close(master)
+        drawn = b"".join(chunks).decode()
+        assert proc.returncode == 0
+        assert ("pocket runs [" in drawn and "30/30" in drawn) is expect_bar
+        assert "pocket runs" not in proc.stdout
+
+
+def test_ctrl_c_stops_every_process_with_exit_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    train = write(tmp_path, "tr.dat", NOISY * 30)
+    proc = subprocess.Popen(_pla_command("pocket", train, "--updates", "200", "--runs", "100000",
+                                         "--jobs", "2"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(2.5)
+    os.killpg(proc.pid, signal.SIGINT)  # like Ctrl-C: the whole process group
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and out == ""
+    assert err.strip() == "pla: interrupted"
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker left behind
+        os.killpg(proc.pid, 0)
