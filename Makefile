@@ -55,6 +55,11 @@ fuzz: $(STAMP)
 clean:
 	rm -rf build site $(VENV)
 
+# The exact engine against its peers (issue 7): minutes; writes benchmarks/results/engines.json,
+# which the Benchmarks page of the docs turns into tables.
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engines.py
+
 # Pocket speed (issue 6): 2,000 runs x 50 updates on 500 x 4 data, test error on 500 more points.
 .PHONY: bench-pocket
 bench-pocket: $(STAMP)

@@ -117,7 +117,7 @@ class _Engine:
             self.row_norm2 = [sum(v * v for v in row) for row in ds.rows]
         self.max_row_norm2 = max(self.row_norm2)
         # Vectorised scans need every entry and every step k·row to fit in the word.
-        self.R64 = self.R53 = self.Y = None
+        self.R64 = self.R53 = self.Y = self.Yfloat = None
         self.vector_ok = (R is not None and max_entry * self.k <= word_limit
                           and self.max_row_norm2 <= self.limit2 and carriers != "bigint")
         if self.vector_ok and R is not None:
@@ -187,11 +187,19 @@ class _Engine:
         return s > 0 if self.neg_strict else s >= 0
 
     def _mask(self, scores: Any, labels: Any) -> Any:
+        """Mistakes among a block of exact scores (labels ±1 as numbers of the scores' dtype).
+
+        y·s cannot overflow: |s| ≤ 2⁶³ − 1 (int64) or is exact (float), and y = ±1.
+        """
+        if self.pos_strict == self.neg_strict:           # "mistake": y·s ≤ 0; "correct": y·s < 0
+            margins = labels * scores
+            return margins < 0 if self.pos_strict else margins <= 0
         bad_pos = (scores < 0) if self.pos_strict else (scores <= 0)
         bad_neg = (scores > 0) if self.neg_strict else (scores >= 0)
         return self.np.where(labels > 0, bad_pos, bad_neg)
 
     def _vector_scores(self, carrier: str, start: int, stop: int) -> Any:
+        """Exact scores of the positions start..stop−1 (the carrier was proved exact)."""
         if carrier == "float":
             if self.Wfloat is None:
                 self.Wfloat = self.W64.astype(self.np.float64)   # type: ignore[union-attr]
@@ -202,6 +210,13 @@ class _Engine:
         if R.shape[1] >= 64:
             return self.np.einsum("ij,j->i", R[start:stop], self.W64)
         return R[start:stop] @ self.W64
+
+    def _labels(self, carrier: str) -> Any:
+        if carrier == "float":
+            if self.Yfloat is None:
+                self.Yfloat = self.Y.astype(self.np.float64)      # type: ignore[union-attr]
+            return self.Yfloat
+        return self.Y
 
     def score_big(self, i: int, W: list[int]) -> int:
         return sum(map(mul, W, self.rows[i]))
@@ -214,12 +229,12 @@ class _Engine:
         while offset < count:
             position = (start + offset) % n
             size = min(self.block, count - offset, n - position)
-            carrier = self.carrier()
-            if carrier != "bigint":
+            carrier = self.carrier()          # W does not change inside this loop, but the
+            if carrier != "bigint":           # call is cheap and keeps the proof next to its use
                 scores = self._vector_scores(carrier, position, position + size)
-                hits = self.np.flatnonzero(self._mask(scores, self.Y[position:position + size]))
-                if hits.size:
-                    j = int(hits[0])
+                mask = self._mask(scores, self._labels(carrier)[position:position + size])
+                j = int(mask.argmax())
+                if mask[j]:
                     self.stats.rows_scanned += j + 1
                     self.block = max(_FIRST_BLOCK, min(_MAX_BLOCK, 2 * (j + 1)))
                     return offset + j, int(scores[j])
@@ -244,7 +259,8 @@ class _Engine:
         carrier = self.carrier()
         self.stats.rows_scanned += self.n
         if carrier != "bigint":
-            return self._mask(self._vector_scores(carrier, 0, self.n), self.Y).tolist()
+            return self._mask(self._vector_scores(carrier, 0, self.n),
+                              self._labels(carrier)).tolist()
         self.stats.bigint_blocks += 1
         W = self.weights_as_ints()
         return [self.is_mistake(self.score_big(self.row_index(p), W),
