@@ -158,11 +158,14 @@ def test_doctest_wrapping_keeps_every_line_in_order(lines: list[str]) -> None:
 
 
 def test_pages_that_make_example_data_must_use_the_example_arguments() -> None:
-    check_page_examples("$ pla make-data --n 16 --d 2 --margin 1/20 --seed 4 walk.dat\n")
+    quotes = "{{ run('walk').updates }} {{ run('textbook').updates }}\n"
+    check_page_examples(quotes + "$ pla make-data --n 16 --d 2 --margin 1/20 --seed 4 walk.dat\n")
     with pytest.raises(ExampleMismatch):
-        check_page_examples("$ pla make-data --n 17 --d 2 --margin 1/20 --seed 4 walk.dat\n")
+        check_page_examples(quotes + "$ pla make-data --n 17 --d 2 --margin 1/20 --seed 4 walk.dat\n")
     with pytest.raises(ExampleMismatch):
-        check_page_examples("```pla-file textbook.dat\n3 3 +1\n```\n")
+        check_page_examples(quotes + "```pla-file textbook.dat\n3 3 +1\n```\n")
+    # A page that quotes no number of the example may make its own file of that name.
+    check_page_examples("```pla-file textbook.dat\n3 3 +1\n```\n")
 
 
 @pytest.mark.parametrize("page", sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")))

@@ -42,6 +42,9 @@ class _Build:
         self.book = ExampleBook(self.workdir / "examples")
         self.started = time.monotonic()
 
+    def page_dir(self, src_uri: str) -> Path:
+        return self.workdir / "pages" / Path(src_uri).with_suffix("")
+
 
 _build: _Build | None = None
 _log = logging.getLogger("mkdocs.plugins.pla_verify_site")
@@ -72,11 +75,10 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     build = _current()
-    page_dir = build.workdir / "pages" / Path(page.file.src_uri).with_suffix("")
     started = time.monotonic()
     try:
         check_page_examples(markdown)
-        markdown = expand_command_blocks(markdown, page_dir)
+        markdown = expand_command_blocks(markdown, build.page_dir(page.file.src_uri))
         markdown = expand_macros_in_markdown(markdown, build.book)
     except Exception as error:
         raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error

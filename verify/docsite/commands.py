@@ -145,14 +145,6 @@ def split_command_lines(text: str) -> list[list[str]]:
     return commands
 
 
-def pla_executable() -> str:
-    """The ``pla`` console script of the running interpreter's environment."""
-    candidate = Path(sys.executable).parent / "pla"
-    if candidate.exists():
-        return str(candidate)
-    raise PageBlockError(f"no pla executable next to {sys.executable}; is the package installed?")
-
-
 def _environment() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
     env.update(
@@ -171,7 +163,13 @@ def _environment() -> dict[str, str]:
 
 
 def run_command(argv: list[str], cwd: Path) -> CommandOutput:
-    """Run one command (``pla`` from this environment) in ``cwd``; stdout and stderr merged.
+    """Run one command in ``cwd``; stdout and stderr merged, as a terminal would show them.
+
+    ``pla`` runs in this process through :func:`verify.cli.main` -- the code behind the ``pla``
+    console script -- with the working directory, the environment of :func:`_environment`
+    and both output streams redirected to one buffer; this saves an interpreter start and
+    the imports on every command of every page.  ``cat``/``head``/``tail``/``wc`` run as
+    subprocesses.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -180,19 +178,58 @@ def run_command(argv: list[str], cwd: Path) -> CommandOutput:
     4
     CommandOutput(display='head -n 1 f.txt', status=0, output='a\\n')
     """
-    executable = pla_executable() if argv[0] == "pla" else argv[0]
-    completed = subprocess.run(
-        [executable, *argv[1:]],
-        cwd=cwd,
-        env=_environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=COMMAND_TIMEOUT_SECONDS,
-        check=False,
-    )
-    output = _ANSI_ESCAPE.sub("", completed.stdout.decode("utf-8", errors="replace"))
-    return CommandOutput(display=shlex.join(argv), status=completed.returncode, output=output)
+    if argv[0] == "pla":
+        status, output = _run_pla_in_process(argv[1:], cwd)
+    else:
+        completed = subprocess.run(
+            argv,
+            cwd=cwd,
+            env=_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=COMMAND_TIMEOUT_SECONDS,
+            check=False,
+        )
+        status, output = completed.returncode, completed.stdout.decode("utf-8", errors="replace")
+    return CommandOutput(display=shlex.join(argv), status=status,
+                         output=_ANSI_ESCAPE.sub("", output))
+
+
+def _run_pla_in_process(arguments: list[str], cwd: Path) -> tuple[int, str]:
+    """``pla ARGUMENTS`` via :func:`verify.cli.main` in ``cwd``: (exit status, merged output)."""
+    import contextlib
+    import io
+
+    from verify.cli import main
+
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", write_through=True)
+    saved_cwd = os.getcwd()
+    saved_env = dict(os.environ)
+    saved_stdin = sys.stdin
+    try:
+        os.environ.clear()
+        os.environ.update(_environment())
+        os.chdir(cwd)
+        sys.stdin = io.StringIO("")
+        with contextlib.redirect_stdout(stream), contextlib.redirect_stderr(stream):
+            try:
+                status = main(arguments)
+            except SystemExit as leaving:  # argparse: --help, usage errors
+                code = leaving.code
+                if isinstance(code, str):
+                    print(code, file=sys.stderr)
+                    status = 1
+                else:
+                    status = 0 if code is None else int(code)
+        stream.flush()
+    finally:
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return int(status or 0), buffer.getvalue().decode("utf-8", errors="replace")
 
 
 def _shown_output(output: str, lines: int | None) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "UnknownExample",
     "ExampleMismatch",
     "check_page_examples",
+    "referenced_data",
     "separator_facts",
 ]
 
@@ -554,33 +555,55 @@ class ExampleMismatch(ValueError):
     """A page makes an example's data file with other arguments (or text) than the example."""
 
 
-def check_page_examples(markdown: str) -> None:
-    """Check that a page's ``pla make-data ... NAME.dat`` lines and ``pla-file NAME.dat`` blocks
-    make exactly the data of example ``NAME``, so the numbers quoted from the example describe
-    the data the page's own commands made.
+def referenced_data(markdown: str) -> set[str]:
+    """The data sets whose numbers a page quotes through ``{{ KIND('NAME')... }}`` macros.
 
-    >>> check_page_examples("$ pla make-data --n 16 --d 2 --margin 1/20 --seed 4 walk.dat")
-    >>> check_page_examples("$ pla make-data --n 16 --d 2 --margin 1/20 --seed 5 walk.dat")
+    >>> sorted(referenced_data("{{ run('walk-first').updates }} {{ pocket('noisy').error }}"))
+    ['noisy', 'walk']
+    """
+    import re
+
+    tables: dict[str, dict[str, Any]] = {"run": RUNS, "proof": RUNS, "pocket": POCKETS,
+                                         "orders": STUDIES}
+    names = set()
+    for kind, name in re.findall(r"""\{\{\s*([a-z]+)\(\s*['"]([\w.-]+)['"]""", markdown):
+        spec = tables.get(kind, {}).get(name)
+        names.add(spec.data if spec is not None else name)
+    return names
+
+
+def check_page_examples(markdown: str) -> None:
+    """Check that a page which quotes numbers of example ``NAME`` and makes ``NAME.dat`` itself
+    (a ``pla make-data ... NAME.dat`` line or a ``pla-file NAME.dat`` block) makes exactly the
+    example's data, so the numbers quoted describe the data the page's own commands made.
+
+    >>> page = "{{ run('walk').updates }}\\n$ pla make-data --n 16 --d 2 --margin 1/20 --seed 4 walk.dat"
+    >>> check_page_examples(page)
+    >>> check_page_examples(page.replace("--seed 4", "--seed 5"))
     Traceback (most recent call last):
     ...
     verify.docsite.examples.ExampleMismatch: walk.dat is made with --n 16 --d 2 --margin 1/20 --seed 5 but example 'walk' uses --n 16 --d 2 --margin 1/20 --seed 4
+    >>> check_page_examples("$ pla make-data --n 3 walk.dat")  # quotes nothing: not checked
     """
     import re
     import shlex
 
+    quoted = referenced_data(markdown)
     for line in markdown.splitlines():
         if not line.startswith("$ pla make-data "):
             continue
         argv = shlex.split(line[2:])
         stem = Path(argv[-1]).stem
-        if stem in DATA and DATA[stem].text is None and tuple(argv[2:-1]) != DATA[stem].make_data:
+        if stem in quoted and stem in DATA and DATA[stem].text is None \
+                and tuple(argv[2:-1]) != DATA[stem].make_data:
             raise ExampleMismatch(
                 f"{argv[-1]} is made with {' '.join(argv[2:-1])} but example {stem!r} uses "
                 f"{' '.join(DATA[stem].make_data)}"
             )
     for match in re.finditer(r"^```pla-file (\S+)\n(.*?)^```", markdown, re.MULTILINE | re.DOTALL):
         stem = Path(match.group(1)).stem
-        if stem in DATA and DATA[stem].text is not None and match.group(2) != DATA[stem].text:
+        if stem in quoted and stem in DATA and DATA[stem].text is not None \
+                and match.group(2) != DATA[stem].text:
             raise ExampleMismatch(
                 f"pla-file {match.group(1)} differs from the text of example {stem!r}"
             )
