@@ -153,8 +153,16 @@ def test_run_runs_jobs_do_not_matter_and_human_histogram(tmp_path):
 
 def test_run_runs_refuses_single_run_options(tmp_path):
     data = write(tmp_path, "sep.dat", SEPARABLE)
-    done = pla_cli("run", data, "--runs", "3", "--steps")
+    done = pla_cli("run", data, "--runs", "3", "--steps", "--order", "random")
     assert done.code == 2 and "--runs" in done.err
+
+
+@pytest.mark.parametrize("command", [("run",), ("pocket", "--updates", "3")])
+def test_several_runs_need_a_random_order(tmp_path, command):
+    data = write(tmp_path, "sep.dat", SEPARABLE)
+    done = pla_cli(command[0], data, *command[1:], "--runs", "3", "--order", "cyclic")
+    assert done.code == 2 and "--order random" in done.err and done.out == ""
+    assert pla_cli(command[0], data, *command[1:], "--runs", "1", "--order", "cyclic").code == 0
 
 
 def test_run_on_non_separable_data_says_so_and_honours_max_updates(tmp_path):

@@ -14,10 +14,12 @@ from fractions import Fraction
 from typing import Any
 
 from pla.experiments import SEED_STRIDE, default_jobs
+from verify.cli import UsageError
 from verify.commands.data_arguments import non_negative_int, positive_int
 from verify.commands.progress_bar import ProgressBar, progress_enabled
 
 __all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
+           "check_runs_need_random_order",
            "progress_bar", "seed_rule_text", "non_separability_notice"]
 
 
@@ -53,6 +55,14 @@ def add_run_count_arguments(group: argparse._ArgumentGroup, *, runs_default: int
     group.add_argument("--quiet", action="store_true",
                        help="no progress bar (it is drawn on stderr only when stderr is a "
                             "terminal)")
+
+
+def check_runs_need_random_order(runs: int, order: str) -> None:
+    """K > 1 runs differ only through their seeds, which only the random orders use."""
+    if runs > 1 and not order.startswith("random"):
+        raise UsageError(f"--runs {runs} with --order {order}: the seed has no effect on this "
+                         "order, so every run would be the same; use --order random-cycle or "
+                         "--order random")
 
 
 def jobs_from_args(args: argparse.Namespace) -> int:

@@ -21,7 +21,8 @@ from pla.pocket import COMPARES, PocketInvariantViolation, PocketOptions, Pocket
 from verify.cli import UsageError
 from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.commands.experiment_output import (
-    add_run_count_arguments, exact_and_decimal, jobs_from_args, progress_bar, seed_rule_text,
+    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
+    progress_bar, seed_rule_text,
 )
 from verify.pocket_checks import PocketCheckFailed, checked_pocket_run, checks_made
 
@@ -99,6 +100,7 @@ def handle(args: argparse.Namespace) -> int:
     train = load_dataset(args, "train")
     test = load_dataset(args, "test") if args.test else None
     options = options_from_args(args)
+    check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     try:
         with progress_bar(args, "pocket runs") as bar:

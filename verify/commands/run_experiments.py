@@ -17,7 +17,8 @@ from pla.experiments import SEED_STRIDE, PlaExperiment, histogram, repeat_pla
 from pla.perceptron import RunOptions
 from verify.cli import UsageError
 from verify.commands.experiment_output import (
-    add_run_count_arguments, exact_and_decimal, jobs_from_args, progress_bar, seed_rule_text,
+    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
+    progress_bar, seed_rule_text,
 )
 
 __all__ = ["add_arguments", "handle_runs", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
@@ -41,6 +42,7 @@ def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions)
                         ("--check", getattr(args, "check", False))):
         if given:
             raise UsageError(f"{flag} shows one run; it cannot be combined with --runs")
+    check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     with progress_bar(args, "PLA runs") as bar:
         study = repeat_pla(dataset, options, args.runs, seed=options.seed, jobs=jobs,
