@@ -6,6 +6,8 @@
 - ``{{ run('walk').updates }}`` macros insert numbers from exact runs
   (:mod:`verify.docsite.macros`, :mod:`verify.docsite.examples`);
 - ``figures/*.png`` are drawn with matplotlib from exact runs (:mod:`verify.docsite.figures`);
+- ``<!-- pla: proof NAME -->`` embeds the generated, kernel-checked proof page ``proofs/NAME.md``
+  (:mod:`verify.docsite.proof_embedding`);
 - maths is rendered to MathML on the server (:mod:`verify.docsite.mathml`), last of all
   content hooks, so that maths emitted by any other hook is rendered too.
 
@@ -29,6 +31,7 @@ from verify.docsite.examples import ExampleBook, check_page_examples
 from verify.docsite.figures import draw_all
 from verify.docsite.macros import expand_macros_in_markdown
 from verify.docsite.mathml import render_math_in_html
+from verify.docsite.proof_embedding import embed_proofs
 
 
 class _Build:
@@ -41,6 +44,15 @@ class _Build:
         self.workdir.mkdir(parents=True)
         self.book = ExampleBook(self.workdir / "examples")
         self.started = time.monotonic()
+        self._proof_pages: dict[str, str] | None = None
+
+    def proof_pages(self) -> dict[str, str]:
+        """The generated, kernel-checked proof pages (computed once per build, on first use)."""
+        if self._proof_pages is None:
+            from verify.render import proof_pages
+
+            self._proof_pages = proof_pages()
+        return self._proof_pages
 
     def page_dir(self, src_uri: str) -> Path:
         return self.workdir / "pages" / Path(src_uri).with_suffix("")
@@ -80,6 +92,7 @@ def on_page_markdown(markdown, page, config, files):
         check_page_examples(markdown)
         markdown = expand_command_blocks(markdown, build.page_dir(page.file.src_uri))
         markdown = expand_macros_in_markdown(markdown, build.book)
+        markdown = embed_proofs(markdown, page.file.src_uri, build.proof_pages)
     except Exception as error:
         raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error
     _log.debug(f"pla-verify site: {page.file.src_uri} computed in {time.monotonic() - started:.2f} s")
