@@ -13,13 +13,18 @@ flipped labels, so the data are not separable):
 Every configuration must give the same runs (checked here); the ratios are what matter, the
 absolute times depend on the machine and on its load.
 
-Run: ``make bench-pocket`` (or ``.venv/bin/python benchmarks/pocket_runs.py [--runs K]``).
+Run: ``make bench-pocket`` (or ``.venv/bin/python benchmarks/pocket_runs.py [--runs K]``).  The
+results are also written to ``benchmarks/results/pocket_runs.json`` (date, machine, load), which
+the Pocket page of the site shows (``docs/hooks/pocket.py``); nothing is timed at build time.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
@@ -51,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--updates", type=int, default=50)
     parser.add_argument("--reference-sample", type=int, default=20,
                         help="runs of the Fraction reference engine to time (default 20)")
+    parser.add_argument("--json-out", default=str(Path(__file__).parent / "results" /
+                                                  "pocket_runs.json"),
+                        help="where to write the results (default benchmarks/results/"
+                             "pocket_runs.json); '-' for nowhere")
     args = parser.parse_args(argv)
     train, test = _data()
     options = PocketOptions(updates=args.updates, order="random-cycle")
@@ -59,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{train.d}, test {test.n}; {cpus} CPU(s) available")
     problem = PocketProblem.prepare(train, options, test)
     print(f"integer engine: int64 fast path = {problem.int64} (bound checked once per problem)")
-    print("load average before: " + " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    load_before = os.getloadavg()
+    print("load average before: " + " ".join(f"{v:.2f}" for v in load_before))
 
     results: dict[str, object] = {}
     rows = []
@@ -112,8 +122,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label.ljust(width)}  {seconds:9.2f}  {1000 * seconds / args.runs:7.2f}  "
               f"{seconds / base:8.2f}")
     print()
-    print("load average after:  " + " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    load_after = os.getloadavg()
+    print("load average after:  " + " ".join(f"{v:.2f}" for v in load_after))
     print("all configurations gave identical runs (same seeds, same exact results)")
+    if args.json_out != "-":
+        import numpy
+
+        report = {
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "runs": args.runs, "updates": args.updates, "train_n": train.n, "d": train.d,
+            "test_n": test.n, "int64": problem.int64, "identical_runs": True,
+            "reference_sample": len(sample),
+            "machine": {"cpus": cpus, "python": platform.python_version(),
+                        "numpy": numpy.__version__, "processor": platform.machine(),
+                        "load_average_before": [round(v, 2) for v in load_before],
+                        "load_average_after": [round(v, 2) for v in load_after]},
+            "rows": [{"configuration": label, "seconds": round(seconds, 3)}
+                     for label, seconds in rows],
+        }
+        out = Path(args.json_out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        print(f"results written to {out}")
     return 0
 
 

@@ -23,3 +23,15 @@ def test_every_figure_is_drawn(tmp_path):
     assert sorted(p.name for p in written) == sorted(POCKET_FIGURES)
     for path in written:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_the_committed_benchmark_results_render_as_the_pages_table():
+    from pathlib import Path
+
+    from verify.docsite.pocket_benchmark import expand_pocket_benchmark
+
+    results = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "pocket_runs.json"
+    page = expand_pocket_benchmark("before\n<!-- pocket-benchmark -->\nafter\n", results)
+    assert "<!-- pocket-benchmark -->" not in page and "2,000 runs × 50 updates" in page
+    assert "identical runs" in page
+    assert page.count("\n| ") >= 6  # header row and one row per configuration

@@ -1,8 +1,10 @@
-"""mkdocs hook: the figures of the Pocket page (docs/pocket.md), drawn from exact runs.
+"""mkdocs hook: the figures and the timing table of the Pocket page (docs/pocket.md).
 
 The drawing code is :mod:`verify.docsite.pocket_figures` (importable, tested); this file only
 adds its files to the site as ``figures/pocket-run-errors.png`` and
-``figures/pocket-test-errors.png``.  Scratch files go to ``build/docs-pocket/``.
+``figures/pocket-test-errors.png``.  Scratch files go to ``build/docs-pocket/``.  The marker
+``<!-- pocket-benchmark -->`` becomes the table of the committed
+``benchmarks/results/pocket_runs.json`` (:mod:`verify.docsite.pocket_benchmark`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from verify.docsite.pocket_benchmark import MARKER, expand_pocket_benchmark
 from verify.docsite.pocket_figures import draw_pocket_figures
 
 
@@ -28,3 +31,15 @@ def on_files(files, config):
     for path in written:
         files.append(File.generated(config, f"figures/{path.name}", abs_src_path=str(path)))
     return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    if not MARKER.search(markdown):
+        return markdown
+    results = Path(config.config_file_path).resolve().parent / "benchmarks" / "results" / \
+        "pocket_runs.json"
+    try:
+        return expand_pocket_benchmark(markdown, results)
+    except Exception as error:  # a missing or unreadable results file must stop the build
+        raise PluginError(f"{page.file.src_uri}: Pocket timings from {results}: "
+                          f"{type(error).__name__}: {error}") from error
