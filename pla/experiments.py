@@ -29,11 +29,13 @@ import signal
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from pla.dataset import Dataset
 from pla.perceptron import OptionError, RunOptions, run
-from pla.pocket import PocketOptions, PocketProblem, PocketResult
+
+if TYPE_CHECKING:  # pla.pocket (and numpy) are imported when Pocket runs are asked for
+    from pla.pocket import PocketOptions, PocketProblem, PocketResult
 
 __all__ = [
     "SEED_STRIDE", "run_seed", "run_seeds", "parallel_map", "PlaRun", "PlaExperiment",
@@ -229,10 +231,13 @@ def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: in
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
+    >>> from pla.pocket import PocketOptions
     >>> study = repeat_pocket(ds, PocketOptions(updates=10), runs=3, seed=1)
     >>> [str(e) for e in study.train_errors], str(study.mean_train_error)
     (['1/4', '1/2', '1/4'], '1/3')
     """
+    from pla.pocket import PocketProblem
+
     problem = PocketProblem.prepare(train, options, test)
     work = partial(task if task is not None else _run_problem, problem)
     results = parallel_map(work, run_seeds(seed, runs), jobs, on_progress)
@@ -285,6 +290,7 @@ def distribution_of_test_errors(experiment: PocketExperiment) -> list[tuple[Frac
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1])
+    >>> from pla.pocket import PocketOptions
     >>> study = repeat_pocket(ds, PocketOptions(updates=5, order="random"), runs=5)
     >>> [(str(e), k) for e, k in distribution_of_test_errors(study)]
     [('1/4', 2), ('1/2', 3)]

@@ -258,3 +258,10 @@ def test_ctrl_c_stops_every_process_with_exit_130(tmp_path):
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):  # no worker left behind
         os.killpg(proc.pid, 0)
+
+
+def test_cli_choices_match_the_library():
+    from pla.pocket import COMPARES
+    from verify.commands.pocket import COMPARE_CHOICES
+
+    assert COMPARE_CHOICES == COMPARES

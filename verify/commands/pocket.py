@@ -13,18 +13,25 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 import pla
 from pla.dataset import Dataset
 from pla.exact import NumberError, parse_fraction
-from pla.experiments import SEED_STRIDE, PocketExperiment, repeat_pocket
-from pla.pocket import COMPARES, PocketInvariantViolation, PocketOptions, PocketResult
+from pla.experiments import SEED_STRIDE
 from verify.cli import UsageError
 from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.commands.experiment_output import (
     add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
     progress_bar, seed_rule_text,
 )
-from verify.pocket_checks import PocketCheckFailed, checked_pocket_run, checks_made
+
+if TYPE_CHECKING:  # imported by the handler: building the parser stays cheap (no numpy, kernel)
+    from pla.experiments import PocketExperiment
+    from pla.pocket import PocketOptions, PocketResult
+
+#: pla.pocket.COMPARES (checked by the tests), spelled out so that the parser needs no numpy.
+COMPARE_CHOICES = ("pocket", "previous")
 
 __all__ = ["register", "handle", "experiment_json", "run_json"]
 
@@ -59,7 +66,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                             "point is not an update); cyclic: 1..N; first: rescan from the "
                             "first point after every update")
     group.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    group.add_argument("--compare", choices=COMPARES, default="pocket",
+    group.add_argument("--compare", choices=COMPARE_CHOICES, default="pocket",
                        help="pocket (default, the algorithm): w_t+1 replaces the pocket when it "
                             "makes strictly fewer mistakes than the pocket; previous: the "
                             "literal variant of one of the notes, strictly fewer than w_t")
@@ -82,6 +89,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def options_from_args(args: argparse.Namespace) -> PocketOptions:
     """The :class:`PocketOptions` described by the arguments."""
+    from pla.pocket import PocketOptions
+
     try:
         eta = parse_fraction(args.eta)
     except NumberError as exc:
@@ -97,6 +106,10 @@ def options_from_args(args: argparse.Namespace) -> PocketOptions:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from pla.experiments import repeat_pocket
+    from pla.pocket import PocketInvariantViolation
+    from verify.pocket_checks import PocketCheckFailed, checked_pocket_run
+
     train = load_dataset(args, "train")
     test = load_dataset(args, "test") if args.test else None
     options = options_from_args(args)
@@ -138,6 +151,8 @@ def run_json(result: PocketResult) -> dict[str, Any]:
 def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperiment
                     ) -> dict[str, Any]:
     """The ``--json`` object of ``pla pocket``."""
+    from verify.pocket_checks import checks_made
+
     o = study.options
     train_errors, test_errors = study.train_errors, study.test_errors
     mean_test = study.mean_test_error
@@ -182,6 +197,8 @@ def _vector(values: Any, limit: int = 8) -> str:
 
 def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperiment,
                      args: argparse.Namespace, jobs: int) -> None:
+    from verify.pocket_checks import checks_made
+
     o = study.options
     runs = study.runs
     bias = " (+ bias x0 = 1)" if train.bias else ""

@@ -12,9 +12,14 @@ import json
 import sys
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from pla.dataset import Dataset
-from pla.experiments import SEED_STRIDE, PlaExperiment, histogram, repeat_pla
+from pla.experiments import SEED_STRIDE, histogram, repeat_pla
 from pla.perceptron import RunOptions
+
+if TYPE_CHECKING:
+    from pla.experiments import PlaExperiment
 from verify.cli import UsageError
 from verify.commands.experiment_output import (
     add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
