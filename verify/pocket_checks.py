@@ -83,16 +83,13 @@ def check_pocket_result(problem: PocketProblem, result: PocketResult) -> None:
                 raise PocketCheckFailed("the pocket's mistakes increased", seed,
                                         f"after update {t}: {history[t]} > {history[t - 1]}")
     # replay PLA with the reference implementation of the walk (pla.run), independently
-    captured: dict[int, tuple[Fraction, ...]] = {}
-
-    def remember(step: pla.Step) -> None:
-        if step.t + 1 == result.pocket_t:
-            captured[result.pocket_t] = step.w_after
-
     replay = pla.run(problem.train, options=options.run_options(seed, result.updates),
-                     keep_steps=False, on_step=remember if result.pocket_t > 0 else None)
-    pocket_replayed = captured.get(result.pocket_t,
-                                   options.run_options(seed).initial_weights(problem.train.dim))
+                     keep_steps=False)
+    if result.pocket_t == result.updates:
+        pocket_replayed = replay.w
+    else:  # pla.run stops after pocket_t updates (a mistake is left: the walk went on)
+        pocket_replayed = pla.run(problem.train, options=options.run_options(seed, result.pocket_t),
+                                  keep_steps=False).w
     if replay.updates != result.updates or replay.w != result.last_w:
         raise PocketCheckFailed("replaying PLA does not reach the last w_t", seed,
                                 f"pla.run: {replay.updates} updates, w = {_show(replay.w)}; "
