@@ -185,6 +185,7 @@ def test_textbook_example_is_the_classic_walk_through(tmp_path: Path) -> None:
     assert facts.updates == 7 and facts.w == (Fraction(-3), Fraction(1), Fraction(1))
     assert [s.index + 1 for s in facts.result.steps] == [1, 3, 3, 3, 1, 3, 3]
     assert facts.still_wrong_after_update == 3
+    assert (facts.longest_streak, facts.longest_streak_point) == (3, 3)
     assert facts.score_gain_is_eta_norm2 and facts.misclassified == 0
     proof = book.proof("textbook-first")
     assert proof.inner_holds and proof.norm_holds and proof.bound_holds

@@ -255,6 +255,29 @@ class RunFacts:
         return len({s.index for s in self.result.steps})
 
     @property
+    def longest_streak(self) -> int:
+        """The most consecutive updates that corrected the same point."""
+        best = run = 0
+        previous = None
+        for step in self.result.steps:
+            run = run + 1 if step.index == previous else 1
+            previous = step.index
+            best = max(best, run)
+        return best
+
+    @property
+    def longest_streak_point(self) -> int:
+        """1-based row of the point of :attr:`longest_streak` (0 when there was no update)."""
+        best = run = 0
+        previous, point = None, 0
+        for step in self.result.steps:
+            run = run + 1 if step.index == previous else 1
+            previous = step.index
+            if run > best:
+                best, point = run, step.index + 1
+        return point
+
+    @property
     def first_update_index(self) -> int:
         """1-based row number of the first point PLA corrected (0 if it made no update)."""
         return self.result.steps[0].index + 1 if self.result.steps else 0
