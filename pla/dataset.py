@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import chain
 from math import gcd, lcm
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from pla.exact import to_fraction
 
@@ -171,6 +171,23 @@ class Dataset:
         for y, row in zip(self.labels, self.rows):
             h.update((f"{y} " + " ".join(map(str, row)) + "\n").encode())
         return h.hexdigest()
+
+    @cached_property
+    def int64_rows(self) -> Any:
+        """The integer rows as a read-only numpy int64 matrix (built once, then cached), or
+        None when an entry does not fit in int64.  Used by the fast engine.
+
+        >>> Dataset.from_rows([[1, 2]], [1]).int64_rows.tolist()
+        [[1, 1, 2]]
+        """
+        import numpy as np
+
+        try:
+            matrix = np.array(self.rows, dtype=np.int64)
+        except OverflowError:
+            return None
+        matrix.setflags(write=False)
+        return matrix
 
     @cached_property
     def squared_norms(self) -> tuple[Fraction, ...]:

@@ -102,20 +102,19 @@ class _Engine:
         self.float_limit2 = float_limit * float_limit
         W = [int(v * self.D) for v in w0]
         self.norm2 = sum(v * v for v in W)
-        try:
-            R = np.array(ds.rows, dtype=np.int64)
-        except OverflowError:        # an entry beyond int64: Python integers throughout
-            R = None
+        R = ds.int64_rows            # None: an entry beyond int64, Python integers throughout
+        self.row_norm2: Any
         if R is not None:
             max_entry = max(int(R.max()), -int(R.min()))
             if max_entry * max_entry * ds.dim <= INT64_LIMIT:   # every ‖rowₙ‖² fits: exact
-                self.row_norm2 = np.einsum("ij,ij->i", R, R).tolist()
+                self.row_norm2 = np.einsum("ij,ij->i", R, R)
             else:
                 self.row_norm2 = [sum(v * v for v in row) for row in ds.rows]
         else:
             max_entry = max(max(map(abs, row)) for row in ds.rows)
             self.row_norm2 = [sum(v * v for v in row) for row in ds.rows]
-        self.max_row_norm2 = max(self.row_norm2)
+        self.max_row_norm2 = int(self.row_norm2.max() if R is not None and not isinstance(
+            self.row_norm2, list) else max(self.row_norm2))
         # Vectorised scans need every entry and every step k·row to fit in the word.
         self.R64 = self.R53 = self.Y = self.Yfloat = None
         self.vector_ok = (R is not None and max_entry * self.k <= word_limit
@@ -281,7 +280,7 @@ class _Engine:
         before = self.weights() if self.on_step is not None else None
         if self.on_update is not None:
             self.on_update(t, i, y, Fraction(s, self.D * self.L))
-        self.norm2 += 2 * ky * s + ky * ky * self.row_norm2[i]
+        self.norm2 += 2 * ky * s + ky * ky * int(self.row_norm2[i])
         if self.W64 is not None and self.norm2 <= self.limit2:
             # |Wⱼ + k·y·rowⱼ| ≤ ‖W_new‖ ≤ limit, and |k·rowⱼ| ≤ limit was checked at the start.
             row = self.R64[position] if self.R64 is not None else \

@@ -191,7 +191,10 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
             values //= g
             scale //= g
         rows = tuple(map(tuple, values.tolist()))
-        return Dataset(rows, scale, tuple(y), bias, path)
+        dataset = Dataset(rows, scale, tuple(y), bias, path)
+        values.setflags(write=False)
+        dataset.__dict__["int64_rows"] = values      # the cached matrix the fast engine uses
+        return dataset
     # A scale beyond int64: exact Python integers.
     mult = [multipliers[i] for i in where.reshape(-1).tolist()]
     flat = [a * m for a, m in zip(num.reshape(-1).tolist(), mult)]

@@ -1,0 +1,26 @@
+"""mkdocs hook: the tables of the Benchmarks page (``docs/benchmarks.md``).
+
+The ``<!-- benchmark-tables -->`` marker is replaced by tables generated from the committed
+results file ``benchmarks/results/engines.json`` (written by ``make bench``) with
+:func:`verify.docsite.benchmark_tables.expand_benchmark_marker`.  Nothing is timed at build time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from verify.docsite.benchmark_tables import MARKER, expand_benchmark_marker
+
+
+def on_page_markdown(markdown, page, config, files):
+    if not MARKER.search(markdown):
+        return markdown
+    results = Path(config.config_file_path).resolve().parent / "benchmarks" / "results" / \
+        "engines.json"
+    try:
+        return expand_benchmark_marker(markdown, results)
+    except Exception as error:  # a missing or unreadable results file must stop the build
+        raise PluginError(f"{page.file.src_uri}: benchmark tables from {results}: "
+                          f"{type(error).__name__}: {error}") from error

@@ -1,0 +1,45 @@
+"""The engine benchmark runs (quick shapes), records what it claims, and feeds the docs tables.
+
+Timings are not asserted (they belong to the benchmark); correctness verdicts are.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from verify.docsite.benchmark_tables import MARKER, benchmark_markdown, expand_benchmark_marker
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_quick_benchmark_runs_and_the_docs_tables_render(tmp_path):
+    output = tmp_path / "engines.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engines.py"), "--quick",
+                           "--repeat", "1", "--output", str(output)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(output.read_text())
+    assert report["date"] and report["machine"]["cpus"] and report["quick"]
+    for row in report["shapes"]:
+        engines = row["engines"]
+        assert engines["fast"]["same_w"] and row["halted"]
+        assert engines["reference"].get("same_w", True)          # measured: identical w
+        if row["kind"] == "integer":                             # floats are exact there
+            for peer in ("float-loop", "float-block", "sklearn"):
+                assert engines[peer]["identical_w"] and engines[peer]["separates"]
+    assert all(entry["same"] for entry in report["files"]["reading"].values())
+    assert report["files"]["process"]["pla run"]["exit_code"] == 0
+    page = expand_benchmark_marker("# B\n\n<!-- benchmark-tables -->\n", output)
+    assert not MARKER.search(page) and "| exact, fast engine (default) |" in page
+    assert "x fast" in done.stdout and "results written" in done.stdout
+
+
+def test_the_committed_results_file_renders():
+    results = ROOT / "benchmarks" / "results" / "engines.json"
+    report = json.loads(results.read_text())
+    text = benchmark_markdown(report)
+    assert report["date"][:10] in text and report["machine"]["cpu"] in text
+    assert text.count("### ") == len(report["shapes"]) + 2
