@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor, gcd
+from math import floor, gcd, lcm
 from operator import mul
 from typing import Any, Sequence
 
@@ -183,7 +183,9 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
         kernel.check_max_margin(dataset.rows, dataset.scale, dataset.labels, w, alpha)
         maxmargin = w
     R2 = kernel.squared_radius(dataset.rows, dataset.scale)
-    norm2 = sum((v * v for v in w), Fraction(0))
+    common = lcm(*(v.denominator for v in w))          # ‖w‖² over one denominator: exact
+    norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
+                     common * common)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -222,13 +224,11 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
     """
     Z = [tuple(y * v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
     start = _propose_support(Z)
-    U, Q = _exact_nnls(Z, start, max_iterations)
+    products = _ExactProducts(Z)
+    U, Q = _exact_nnls(Z, start, max_iterations, products)
     dim = len(Z[0])
     # residual r = f - E u, scaled by Q: (-Σ Uⱼ zⱼ, Q - Σ Uⱼ)
-    r_vec = [0] * dim
-    for j, u in U.items():
-        for i, v in enumerate(Z[j]):
-            r_vec[i] -= u * v
+    r_vec = [-v for v in products.combination(U)] if U else [0] * dim
     r_last = Q - sum(U.values())
     if r_last == 0 and not any(r_vec):
         lam = [0] * len(Z)
@@ -362,20 +362,72 @@ def _independent(columns: list[tuple[int, ...]]) -> list[int]:
     return pivots
 
 
-def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int | None
-                ) -> tuple[dict[int, int], int]:
+class _ExactProducts:
+    """Exact integer products with the rows zⱼ, vectorised (speed only; every result is exact).
+
+    Gram matrices [zₐ·z_b] use numpy when a bound proves the arithmetic exact: every product
+    and partial sum is at most max|z|²·dim in magnitude, so float64 (BLAS) is exact up to 2⁵²
+    (all intermediate values are integers float64 represents exactly) and int64 up to 2⁶³ − 1;
+    beyond that, and for products with big vectors (residuals, multipliers), python-flint's
+    exact integer matrices.
+    """
+
+    def __init__(self, Z: list[tuple[int, ...]]) -> None:
+        import flint
+
+        self.Z = Z
+        self.flint = flint
+        self.matrix = flint.fmpz_mat(Z)                       # n × dim, exact
+        self.dense: Any = None
+        biggest = max((abs(v) for row in Z for v in row), default=0)
+        bound = biggest * biggest * len(Z[0])
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover - numpy is a dependency
+            return
+        if bound <= 2**52:
+            self.dense = np.array(Z, dtype=np.float64)        # exact: integers ≤ 2⁵²
+        elif bound <= 2**63 - 1:
+            self.dense = np.array(Z, dtype=np.int64)
+
+    def gram(self, P: list[int]) -> list[list[int]]:
+        """[zₐ·z_b for b in P] for a in P, exactly."""
+        if self.dense is not None:
+            import numpy as np
+
+            block = self.dense[np.array(P, dtype=np.intp)]
+            return [[int(v) for v in row] for row in (block @ block.T).tolist()]
+        sub = self.flint.fmpz_mat([self.Z[j] for j in P])
+        product = sub * sub.transpose()
+        k = len(P)
+        return [[int(product[a, b]) for b in range(k)] for a in range(k)]
+
+    def combination(self, U: dict[int, int]) -> list[int]:
+        """Σⱼ Uⱼ zⱼ, exactly."""
+        weights = self.flint.fmpz_mat(1, len(self.Z), [U.get(j, 0) for j in range(len(self.Z))])
+        return [int(v) for v in (weights * self.matrix).entries()]
+
+    def scores(self, r: list[int]) -> list[int]:
+        """[zⱼ·r for every j], exactly."""
+        column = self.flint.fmpz_mat(len(r), 1, r)
+        return [int(v) for v in (self.matrix * column).entries()]
+
+
+def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int | None,
+                products: _ExactProducts | None = None) -> tuple[dict[int, int], int]:
     """Lawson–Hanson NNLS for columns eⱼ = (zⱼ, 1), target f = (0, …, 0, 1), exactly.
 
     Returns the solution u as integers over a common denominator: ({j: Uⱼ}, Q), uⱼ = Uⱼ/Q,
     with every listed Uⱼ > 0.  ``start`` is a proposed passive set (warm start).
     """
     n, dim = len(Z), len(Z[0])
+    products = products if products is not None else _ExactProducts(Z)
 
     def column(j: int) -> tuple[int, ...]:
         return Z[j] + (1,)
 
     def least_squares(P: list[int]) -> list[Fraction] | None:
-        G = [[sum(map(mul, Z[a], Z[b])) + 1 for b in P] for a in P]
+        G = [[v + 1 for v in row] for row in products.gram(P)]
         return _solve(G, [1] * len(P))
 
     # warm start: an independent subset of the proposal whose least-squares solution is > 0
@@ -397,16 +449,13 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
         for v in u.values():
             Q = Q * v.denominator // gcd(Q, v.denominator)
         U = {j: v.numerator * (Q // v.denominator) for j, v in u.items()}
-        r_vec = [0] * dim
-        for j, uj in U.items():
-            for i, v in enumerate(Z[j]):
-                r_vec[i] -= uj * v
+        r_vec = [-v for v in products.combination(U)] if U else [0] * dim
         r_last = Q - sum(U.values())
         best, best_j = 0, -1
         in_P = set(P)
-        for j in range(n):
+        for j, zr in enumerate(products.scores(r_vec)):
             if j not in in_P:
-                g = sum(map(mul, Z[j], r_vec)) + r_last
+                g = zr + r_last
                 if g > best:
                     best, best_j = g, j
         if best_j < 0:
