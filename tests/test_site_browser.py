@@ -78,7 +78,8 @@ def test_strict_build_produces_every_nav_page(built_site: Path) -> None:
                  "notes/pla/index.html", "reference/cli/index.html", "reference/api/index.html",
                  "design/index.html"):
         assert (built_site / page).is_file(), page
-    for figure in ("pla-walk.png", "growth-bounds.png", "cosine-bound.png", "update-counts.png"):
+    for figure in ("pla-walk.png", "growth-bounds.png", "cosine-bound.png", "update-counts.png",
+                   "pocket-errors.png"):
         data = (built_site / "figures" / figure).read_bytes()
         assert data.startswith(b"\x89PNG"), figure
 
