@@ -310,7 +310,14 @@ def bench_files(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                                  "careful_seconds": careful_time, "same": careful == ds}
     pla_command = [str(Path(sys.executable).parent / "pla")]
     coq = str(files["coq (p % q)"])
-    for label, extra in (("pla run", []), ("pla run --check", ["--check"])):
+    # A given w_f (the run's own final w, in a file): --check then costs only the monitor.
+    final = pla.run(pla.load(coq), keep_steps=False).w
+    wf_file = directory / "wf.txt"
+    wf_file.write_text("\n".join(str(v) for v in final) + "\n")
+    for label, extra in (("pla run", []),
+                         ("pla run --check --wf FILE (the monitor)", ["--check", "--wf",
+                                                                       str(wf_file)]),
+                         ("pla run --check (max-margin certificate + monitor)", ["--check"])):
         out["process"][label] = _process_time(pla_command + ["run", coq, "--format", "coq"]
                                               + extra, args.repeat + 2)
     baseline = _process_time([sys.executable, "-c", "pass"], args.repeat + 2)
