@@ -190,6 +190,19 @@ class Dataset:
         return matrix
 
     @cached_property
+    def int64_labels(self) -> Any:
+        """The labels as a read-only numpy int64 vector (built once, then cached).
+
+        >>> Dataset.from_rows([[1], [2]], [1, -1]).int64_labels.tolist()
+        [1, -1]
+        """
+        import numpy as np
+
+        labels = np.array(self.labels, dtype=np.int64)
+        labels.setflags(write=False)
+        return labels
+
+    @cached_property
     def squared_norms(self) -> tuple[Fraction, ...]:
         """‖xₙ‖² for every example, exactly."""
         s2 = self.scale * self.scale

@@ -88,7 +88,8 @@ class _Engine:
         self.order = order                      # visiting position -> row index (None: same)
         self.n = ds.n
         self.L = ds.scale
-        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0))
+        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0)) \
+            if options.w0 is not None else eta.denominator * self.L
         self.k = self.D * eta.numerator // (eta.denominator * self.L)   # η·x = k·row / D
         self.rows = ds.rows
         self.labels = ds.labels
@@ -100,7 +101,8 @@ class _Engine:
         self.limit2 = word_limit * word_limit
         float_limit = min(word_limit, FLOAT_EXACT_LIMIT)
         self.float_limit2 = float_limit * float_limit
-        W = [int(v * self.D) for v in w0]
+        W = [v.numerator * (self.D // v.denominator) for v in w0] if options.w0 is not None \
+            else [0] * ds.dim
         self.norm2 = sum(v * v for v in W)
         R = ds.int64_rows            # None: an entry beyond int64, Python integers throughout
         self.row_norm2: Any
@@ -122,8 +124,8 @@ class _Engine:
         if self.vector_ok and R is not None:
             if order is not None:
                 R = R[np.array(order, dtype=np.intp)]
-            labels = ds.labels if order is None else [ds.labels[i] for i in order]
-            self.Y = np.array(labels, dtype=np.int64)
+            self.Y = ds.int64_labels if order is None else \
+                ds.int64_labels[np.array(order, dtype=np.intp)]
             if carriers == "float" and max_entry <= float_limit:
                 self.R53 = R.astype(np.float64)      # exact: integers of at most 2⁵² in size
             else:
@@ -283,15 +285,25 @@ class _Engine:
         self.norm2 += 2 * ky * s + ky * ky * int(self.row_norm2[i])
         if self.W64 is not None and self.norm2 <= self.limit2:
             # |Wⱼ + k·y·rowⱼ| ≤ ‖W_new‖ ≤ limit, and |k·rowⱼ| ≤ limit was checked at the start.
-            row = self.R64[position] if self.R64 is not None else \
-                self.R53[position].astype(self.np.int64)        # type: ignore[union-attr]
+            row = self.dataset.int64_rows[i]                   # the cached matrix, row i
             if ky == 1:
                 self.W64 += row
             elif ky == -1:
                 self.W64 -= row
             else:
                 self.W64 += ky * row
-            self.Wfloat = None
+            if self.Wfloat is not None and self.norm2 <= self.float_limit2:
+                # Old and new entries are integers of size ≤ ‖W‖ ≤ 2⁵², so the float update
+                # (and its step k·y·row, their difference) is exact: Wfloat stays equal to W64.
+                frow = self.R53[position]                       # type: ignore[index]
+                if ky == 1:
+                    self.Wfloat += frow
+                elif ky == -1:
+                    self.Wfloat -= frow
+                else:
+                    self.Wfloat += ky * frow
+            else:
+                self.Wfloat = None
         else:
             W = self.weights_as_ints()
             self.Wbig = [wv + ky * xv for wv, xv in zip(W, self.rows[i])]

@@ -194,6 +194,9 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
         dataset = Dataset(rows, scale, tuple(y), bias, path)
         values.setflags(write=False)
         dataset.__dict__["int64_rows"] = values      # the cached matrix the fast engine uses
+        labels_array = np.where(positive, 1, -1).astype(np.int64)
+        labels_array.setflags(write=False)
+        dataset.__dict__["int64_labels"] = labels_array
         return dataset
     # A scale beyond int64: exact Python integers.
     mult = [multipliers[i] for i in where.reshape(-1).tolist()]
