@@ -76,6 +76,7 @@ def benchmark_markdown(report: dict[str, Any]) -> str:
         + (" **Quick (smoke-test) shapes only.**" if report.get("quick") else ""),
         "",
     ]
+    lines += _summary(report)
     for row in report["shapes"]:
         scale = row["scale"]
         scale_text = str(scale) if scale < 10**12 else f"about 10^{len(str(scale)) - 1}"
@@ -128,6 +129,30 @@ def benchmark_markdown(report: dict[str, Any]) -> str:
         lines.append(f"| `{label}` | {_seconds(entry['wall_seconds'])} | "
                      f"{_seconds(entry['cpu_seconds'])} | {entry['exit_code']} |")
     return "\n".join(lines) + "\n"
+
+
+def _summary(report: dict[str, Any]) -> list[str]:
+    """One bullet per peer: the range of its time relative to the fast engine."""
+    ranges: dict[str, list[float]] = {}
+    wrong: list[str] = []
+    for row in report["shapes"]:
+        for name, entry in row["engines"].items():
+            if name != "fast" and "ratio_to_fast" in entry:
+                ranges.setdefault(name, []).append(entry["ratio_to_fast"])
+                if not entry["same_w"] or not entry["separates"] or not entry.get("halted", True):
+                    wrong.append(f"{ENGINE_NAMES.get(name, name)} on {row['shape']}")
+    if not ranges:
+        return []
+    lines = ["**Summary** (time of each engine divided by the fast exact engine's, over the "
+             "shapes below; above 1 the fast engine is faster):", ""]
+    for name, values in ranges.items():
+        lines.append(f"- {ENGINE_NAMES.get(name, name)}: {_ratio(min(values))} to "
+                     f"{_ratio(max(values))} ({len(values)} shapes)")
+    lines.append("")
+    if wrong:
+        lines += ["Float runs that did not end on the exact w (or on a separator): "
+                  + "; ".join(wrong) + ".", ""]
+    return lines
 
 
 def expand_benchmark_marker(markdown: str, results: Path) -> str:
