@@ -10,7 +10,8 @@ Enabled in ``mkdocs.yml`` as ``verify.docsite.doctest_blocks`` (mkdocstrings ren
 docstrings with the site's Markdown extensions).
 
 >>> import markdown
->>> html = markdown.markdown("Text.\\n>>> 1 + 1\\n2\\n\\nMore.", extensions=[DoctestBlockExtension()])
+>>> html = markdown.markdown("Text.\\n>>> 1 + 1\\n2\\n\\nMore.",
+...                          extensions=[DoctestBlockExtension(), "fenced_code"])
 >>> "<code" in html and "1 + 1" in html
 True
 """
@@ -55,7 +56,7 @@ def wrap_doctest_blocks(lines: list[str]) -> list[str]:
             while index < len(lines) and lines[index].strip():
                 block.append(lines[index])
                 index += 1
-            out.extend(["", "```pycon", *block, "```", ""])
+            out.extend(["", "```pycon", *block, "```"])  # a blank line or the end follows
             continue
         out.append(line)
         index += 1
