@@ -54,7 +54,9 @@ def test_budget_exit_code_3(tmp_path):
     assert done.code == 3
     out = json.loads(done.out)
     assert out["halted"] is False and out["updates"] == 100
-    assert "without halting" in done.err and done.err.count("\n") == 1
+    notice, last = done.err.splitlines()[:-1], done.err.splitlines()[-1]
+    assert last.startswith("pla: stopped after 100 updates without halting")
+    assert "NOT linearly separable" in notice[0]  # XOR is certified non-separable up front
 
 
 def test_bad_options_exit_2(tmp_path):

@@ -196,9 +196,10 @@ def handle(args: argparse.Namespace) -> int:
         if notice is not None:
             print(notice, file=sys.stderr)
     if not result.halted:
+        why = ("as the certificate above says it must" if notice is not None else
+               "the data may not be linearly separable: see `pla certify` and `pla pocket`")
         print(f"pla: stopped after {result.updates} updates without halting (--max-updates "
-              f"{options.max_updates}); the data may not be linearly separable: "
-              "see `pla certify` and `pla pocket`", file=sys.stderr)
+              f"{options.max_updates}); {why}", file=sys.stderr)
         return 3
     return 0
 
