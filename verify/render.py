@@ -264,7 +264,7 @@ def _relation_latex(r: Any) -> str:
     import sympy as sp
 
     text = f"{sp.latex(tr.expr(r.lhs))} {RELATION_LATEX[r.op]} {sp.latex(tr.expr(r.rhs))}"
-    for s, name in ((v, k) for k, v in tr.aux.items()):
+    for k, s in tr.aux.items():
         text = text.replace(sp.latex(s), r"\sqrt{%s}" % sp.latex(tr.expr(k[1])) if k[0] ==
                             "sqrt" else r"\left|%s\right|" % sp.latex(tr.expr(k[1])))
     return text
