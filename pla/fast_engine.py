@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
     from pla.dataset import Dataset
-    from pla.perceptron import RunOptions, Step
+    from pla.perceptron import Budget, RunOptions, Step
 
 __all__ = ["run_fast", "UpdateCallback", "INT64_LIMIT", "EngineStats"]
 
@@ -325,6 +325,7 @@ def run_fast(
     word_limit: int = INT64_LIMIT,
     carriers: str = "float",
     stats: EngineStats | None = None,
+    budget: "Budget | None" = None,
 ) -> tuple[tuple[Fraction, ...], int, int, bool]:
     """Run PLA on ``ds``; returns (w, updates, epochs, halted) exactly as the reference does.
 
@@ -336,7 +337,7 @@ def run_fast(
     while provably exact, then int64, then big integers), ``int64`` (no floats at all) or
     ``bigint`` (Python integers only); the results are the same.
     """
-    from pla.perceptron import visiting_order
+    from pla.perceptron import Budget, visiting_order
 
     if not 1 <= word_limit <= INT64_LIMIT:
         raise ValueError(f"word_limit must be in [1, 2**63 - 1], not {word_limit}")
@@ -347,7 +348,7 @@ def run_fast(
     engine = _Engine(ds, options, order if options.order == "random-cycle" else None,
                      word_limit, on_step, on_update,
                      stats if stats is not None else EngineStats(), carriers)
-    budget = options.max_updates
+    budget = budget if budget is not None else Budget(options.max_updates)
     updates = 0
 
     if order is not None:         # cyclic, random-cycle: positions along the visiting order
@@ -359,7 +360,7 @@ def run_fast(
                 epochs = 1 if last_update_visit < 0 else last_update_visit // N + 2
                 return engine.weights(), updates, epochs, True
             visit += found[0]
-            if updates == budget:
+            if budget.exhausted(updates):
                 return engine.weights(), updates, visit // N + 1, False
             engine.update(updates, visit % N, found[1])
             updates += 1
@@ -373,7 +374,7 @@ def run_fast(
             found = engine.first_mistake(0, N)
             if found is None:
                 return engine.weights(), updates, scans, True
-            if updates == budget:
+            if budget.exhausted(updates):
                 return engine.weights(), updates, scans, False
             engine.update(updates, found[0], found[1])
             updates += 1
@@ -390,7 +391,7 @@ def run_fast(
             visits += 1
             if mask[i]:
                 break
-        if updates == budget:
+        if budget.exhausted(updates):
             return engine.weights(), updates, max(1, -(-visits // N)), False
         engine.update(updates, i, engine.score(i))
         updates += 1

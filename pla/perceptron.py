@@ -15,10 +15,9 @@ w ← w + η·yₙ·xₙ; stop when there is no mistake.  Every update is record
 from __future__ import annotations
 
 import random
+from time import monotonic
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
-from operator import mul
 from typing import Callable, Literal, Sequence
 
 from pla.dataset import Dataset
@@ -26,7 +25,7 @@ from pla.exact import to_fraction
 
 __all__ = [
     "ORDERS", "ZERO_CONVENTIONS", "ENGINES", "DEFAULT_MAX_UPDATES",
-    "RunOptions", "Step", "Result", "is_mistake", "run", "Perceptron", "OptionError",
+    "RunOptions", "Step", "Result", "Budget", "is_mistake", "run", "Perceptron", "OptionError",
 ]
 
 Order = Literal["cyclic", "first", "random-cycle", "random"]
@@ -133,9 +132,37 @@ class Result:
     halted: bool
     options: RunOptions
     steps: tuple[Step, ...] = field(default=(), repr=False)
+    #: Why a run that did not halt stopped: ``"max-updates"`` or ``"timeout"`` (None if halted).
+    stopped_by: str | None = None
 
 
 StepCallback = Callable[[Step], None]
+
+
+class Budget:
+    """When a run must stop without halting: after ``max_updates`` updates, or at a deadline.
+
+    Engines ask :meth:`exhausted` before each update; ``reason`` then says which limit was hit
+    (``"max-updates"`` or ``"timeout"``).  The deadline is a :func:`time.monotonic` instant.
+
+    >>> b = Budget(3)
+    >>> b.exhausted(2), b.exhausted(3), b.reason
+    (False, True, 'max-updates')
+    """
+
+    def __init__(self, max_updates: int, deadline: float | None = None) -> None:
+        self.max_updates = max_updates
+        self.deadline = deadline
+        self.reason: str | None = None
+
+    def exhausted(self, updates: int) -> bool:
+        if updates >= self.max_updates:
+            self.reason = "max-updates"
+            return True
+        if self.deadline is not None and monotonic() >= self.deadline:
+            self.reason = "timeout"
+            return True
+        return False
 
 
 def run(
@@ -152,6 +179,7 @@ def run(
     on_step: StepCallback | None = None,
     options: RunOptions | None = None,
     on_update: Callable[[int, int, int, Fraction], None] | None = None,
+    timeout: float | None = None,
 ) -> Result:
     """Run PLA exactly on ``dataset``.
 
@@ -169,7 +197,8 @@ def run(
     scans proved exact before each block, big integers otherwise); ``"reference"`` uses plain Fractions.  Both
     give the same steps.  ``on_step`` gets each :class:`Step` (vectors of Fractions, built only
     when asked for); ``on_update(t, index, y, score)`` is a cheap per-update hook that builds no
-    vectors (``score`` = wₜ·xₙ exactly).
+    vectors (``score`` = wₜ·xₙ exactly).  ``timeout`` (seconds) stops a run that has not
+    halted by then, like the update budget: ``halted=False``, ``stopped_by="timeout"``.
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[1], [-1]], [1, -1], bias=False)
@@ -193,16 +222,18 @@ def run(
         callback = steps.append
     else:
         callback = on_step
+    budget = Budget(options.max_updates, None if timeout is None else monotonic() + timeout)
     if engine == "reference":
         if on_update is not None:
             callback = _with_update_hook(callback, on_update)
-        w, updates, epochs, halted = _reference_engine(dataset, options, callback)
+        w, updates, epochs, halted = _reference_engine(dataset, options, callback, budget)
     else:
         from pla.fast_engine import run_fast
 
-        w, updates, epochs, halted = run_fast(dataset, options, callback, on_update=on_update)
+        w, updates, epochs, halted = run_fast(dataset, options, callback, on_update=on_update,
+                                              budget=budget)
     return Result(w=w, updates=updates, epochs=epochs, halted=halted, options=options,
-                  steps=tuple(steps))
+                  steps=tuple(steps), stopped_by=None if halted else budget.reason)
 
 
 def _with_update_hook(callback: StepCallback | None,
@@ -228,11 +259,12 @@ def visiting_order(n: int, options: RunOptions) -> list[int]:
 
 # ----------------------------------------------------------------------------- reference engine
 def _reference_engine(
-    ds: Dataset, options: RunOptions, on_step: StepCallback | None
+    ds: Dataset, options: RunOptions, on_step: StepCallback | None, budget: Budget | None = None
 ) -> tuple[tuple[Fraction, ...], int, int, bool]:
     """Plain Fractions, every score recomputed from scratch: slow and obviously right."""
     X, Y, N = ds.X, ds.labels, ds.n
     eta, zero = options.eta, options.zero
+    budget = budget if budget is not None else Budget(options.max_updates)
     w = list(options.initial_weights(ds.dim))
     updates = 0
 
@@ -254,7 +286,7 @@ def _reference_engine(
             i = order[position]
             s = score(i)
             if is_mistake(s, Y[i], zero):
-                if updates == options.max_updates:
+                if budget.exhausted(updates):
                     return tuple(w), updates, current_pass, False
                 update(i, s)
                 clean, last_update_pass = 0, current_pass
@@ -273,7 +305,7 @@ def _reference_engine(
                           if is_mistake(s := score(i), Y[i], zero)), None)
             if found is None:
                 return tuple(w), updates, scans, True
-            if updates == options.max_updates:
+            if budget.exhausted(updates):
                 return tuple(w), updates, scans, False
             update(*found)
 
@@ -285,114 +317,10 @@ def _reference_engine(
         visits += 1
         s = score(i)
         if is_mistake(s, Y[i], zero):
-            if updates == options.max_updates:
+            if budget.exhausted(updates):
                 return tuple(w), updates, max(1, -(-visits // N)), False
             update(i, s)
     return tuple(w), updates, max(1, -(-visits // N)), True
-
-
-# ----------------------------------------------------------------------------- integer engine
-class _IntegerState:
-    """w = W / D with integer W; x = row / L.  Scores are compared through W·row (D, L > 0)."""
-
-    def __init__(self, ds: Dataset, options: RunOptions) -> None:
-        eta = options.eta
-        w0 = options.initial_weights(ds.dim)
-        self.L = ds.scale
-        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0))
-        self.k = self.D * eta.numerator // (eta.denominator * self.L)  # η·x = k·row / D
-        self.W = [int(v * self.D) for v in w0]
-        self.rows = ds.rows
-        self.labels = ds.labels
-        self.zero = options.zero
-
-    def score(self, i: int) -> int:
-        return sum(map(mul, self.W, self.rows[i]))
-
-    def mistake(self, i: int) -> tuple[bool, int]:
-        s = self.score(i)
-        return is_mistake(s, self.labels[i], self.zero), s
-
-    def weights(self) -> tuple[Fraction, ...]:
-        D = self.D
-        return tuple(Fraction(v, D) for v in self.W)
-
-    def update(self, t: int, i: int, s: int, on_step: StepCallback | None) -> None:
-        before = self.weights() if on_step is not None else None
-        ky = self.k * self.labels[i]
-        row = self.rows[i]
-        self.W = [wv + ky * xv for wv, xv in zip(self.W, row)]
-        if on_step is not None and before is not None:
-            L = self.L
-            x = tuple(Fraction(v, L) for v in row)
-            on_step(Step(t, i, self.labels[i], x, Fraction(s, self.D * L), before, self.weights()))
-
-
-def _integer_engine(
-    ds: Dataset, options: RunOptions, on_step: StepCallback | None
-) -> tuple[tuple[Fraction, ...], int, int, bool]:
-    """Integer arithmetic over the common scale; the same trajectory as the reference."""
-    state = _IntegerState(ds, options)
-    N = ds.n
-    updates = 0
-    budget = options.max_updates
-
-    if options.order in ("cyclic", "random-cycle"):
-        order = visiting_order(N, options)
-        visit = 0            # absolute visit counter; pass number = visit // N + 1
-        last_update_visit = -1
-        while True:
-            found = None
-            for j in range(N):
-                s = state.score(order[(visit + j) % N])
-                if is_mistake(s, state.labels[order[(visit + j) % N]], state.zero):
-                    found = (visit + j, s)
-                    break
-            if found is None:
-                epochs = 1 if last_update_visit < 0 else last_update_visit // N + 2
-                return state.weights(), updates, epochs, True
-            visit, s = found
-            if updates == budget:
-                return state.weights(), updates, visit // N + 1, False
-            state.update(updates, order[visit % N], s, on_step)
-            updates += 1
-            last_update_visit = visit
-            visit += 1
-
-    if options.order == "first":
-        scans = 0
-        while True:
-            scans += 1
-            found = None
-            for i in range(N):
-                bad, s = state.mistake(i)
-                if bad:
-                    found = (i, s)
-                    break
-            if found is None:
-                return state.weights(), updates, scans, True
-            if updates == budget:
-                return state.weights(), updates, scans, False
-            state.update(updates, found[0], found[1], on_step)
-            updates += 1
-
-    rng = random.Random(options.seed)
-    visits = 0
-    clean_checked = False   # whether the current W is known to have a mistake somewhere
-    while True:
-        if not clean_checked:
-            if not any(state.mistake(i)[0] for i in range(N)):
-                return state.weights(), updates, max(1, -(-visits // N)), True
-            clean_checked = True
-        i = rng.randrange(N)
-        visits += 1
-        bad, s = state.mistake(i)
-        if bad:
-            if updates == budget:
-                return state.weights(), updates, max(1, -(-visits // N)), False
-            state.update(updates, i, s, on_step)
-            updates += 1
-            clean_checked = False
 
 
 # ----------------------------------------------------------------------------- estimator

@@ -91,6 +91,7 @@ def summary_record(result: Any) -> dict[str, Any]:
         "updates": result.updates,
         "epochs": result.epochs,
         "halted": result.halted,
+        "stopped_by": result.stopped_by,
         "w": exact_list(result.w),
     }
 

@@ -57,7 +57,7 @@ __all__ = ["audit", "audit_text", "AuditReport", "AuditFailure", "TraceUnreadabl
 EXIT_INCOMPLETE = 5
 
 _STEP_KEYS = {"kind", "t", "index", "y", "x", "score", "w_before", "w_after", "prev"}
-_SUMMARY_KEYS = {"kind", "updates", "epochs", "halted", "w", "lines", "prev"}
+_SUMMARY_KEYS = {"kind", "updates", "epochs", "halted", "stopped_by", "w", "lines", "prev"}
 _INCOMPLETE_KEYS = {"kind", "reason", "lines", "prev"}
 
 
@@ -429,9 +429,17 @@ class _Audit:
             bad = replay.first_mistake()
             if bad is not None:
                 raise _Fail("summary", f"halted = true, but row {bad + 1} is still a mistake")
-        else:
-            if updates != self.options.max_updates:
+        stopped_by = r["stopped_by"]
+        if halted and stopped_by is not None:
+            raise _Fail("summary", f"halted = true, but stopped_by = {stopped_by!r}")
+        if not halted and stopped_by not in ("max-updates", "timeout"):
+            raise _Fail("summary", "halted = false needs stopped_by max-updates or timeout")
+        if not halted:
+            if stopped_by == "max-updates" and updates != self.options.max_updates:
                 raise _Fail("summary", f"halted = false after {updates} updates, below "
+                                       f"max_updates = {self.options.max_updates}")
+            if updates > self.options.max_updates:
+                raise _Fail("summary", f"{updates} updates, above "
                                        f"max_updates = {self.options.max_updates}")
             if replay.next_update() is None:
                 raise _Fail("summary", "halted = false, but no mistake is left")

@@ -7,7 +7,8 @@ import argparse
 import pla
 from pla.dataset import Dataset
 
-__all__ = ["add_data_arguments", "load_dataset", "positive_int", "non_negative_int"]
+__all__ = ["add_data_arguments", "load_dataset", "positive_int", "non_negative_int",
+           "positive_seconds"]
 
 
 def positive_int(text: str) -> int:
@@ -15,6 +16,17 @@ def positive_int(text: str) -> int:
     value = non_negative_int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a positive number of seconds (a duration, not a checked quantity)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
     return value
 
 

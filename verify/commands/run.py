@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 import json
 import sys
 from collections import deque
@@ -15,7 +16,8 @@ from pla.exact import NumberError, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
 from pla.trace import TraceWriter, header_record, step_record, summary_record
 from verify.cli import UsageError
-from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
+from verify.commands.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
+                                            positive_seconds)
 
 __all__ = ["register", "handle", "options_from_args", "format_vector", "result_json",
            "STEPS_HEAD", "STEPS_TAIL"]
@@ -59,6 +61,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                             "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
     group.add_argument("--max-updates", type=non_negative_int, default=DEFAULT_MAX_UPDATES,
                        metavar="N", help="stop after N updates (default 1,000,000); exit code 3")
+    group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                       help="stop a run that has not halted after SECONDS (like --max-updates: "
+                            "halted false, exit code 3)")
     group.add_argument("--engine", choices=pla.ENGINES, default="default",
                        help="default (integer arithmetic) or reference (plain Fractions)")
     out = parser.add_argument_group("output")
@@ -128,19 +133,18 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
     callbacks: list[Any] = list(extra_callbacks)
     if window is not None:
         callbacks.append(window)
+    writer = None
     if args.trace:
         try:
             writer = TraceWriter(args.trace, header_record(dataset, options, args.engine))
         except OSError as exc:
             raise UsageError(f"--trace: cannot write {args.trace}: {exc.strerror}") from None
-        with writer:
-            callbacks.append(lambda step: writer.write(step_record(step)))
-            result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                             on_step=_fan_out(callbacks), on_update=on_update)
-            writer.close(summary_record(result))
-    else:
+        callbacks.append(lambda step: writer.write(step_record(step)))
+    with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks), on_update=on_update)
+                         on_step=_fan_out(callbacks), on_update=on_update, timeout=args.timeout)
+        if writer is not None:
+            writer.close(summary_record(result))
     return result, window
 
 
@@ -198,8 +202,10 @@ def handle(args: argparse.Namespace) -> int:
     if not result.halted:
         why = ("as the certificate above says it must" if notice is not None else
                "the data may not be linearly separable: see `pla certify` and `pla pocket`")
-        print(f"pla: stopped after {result.updates} updates without halting (--max-updates "
-              f"{options.max_updates}); {why}", file=sys.stderr)
+        limit = (f"--timeout {args.timeout:g} s" if result.stopped_by == "timeout" else
+                 f"--max-updates {options.max_updates}")
+        print(f"pla: stopped after {result.updates} updates without halting ({limit}); {why}",
+              file=sys.stderr)
         return 3
     return 0
 
@@ -225,6 +231,7 @@ def result_json(dataset: Dataset, result: Result) -> dict[str, Any]:
         "updates": result.updates,
         "epochs": result.epochs,
         "halted": result.halted,
+        "stopped_by": result.stopped_by,
         "w": [str(v) for v in result.w],
         "n": dataset.n,
         "d": dataset.d,
