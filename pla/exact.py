@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from math import gcd
+from typing import Sequence
 
 __all__ = [
     "NumberError",
@@ -24,6 +25,8 @@ __all__ = [
     "parse_fraction",
     "format_fraction",
     "to_fraction",
+    "format_number",
+    "format_vector",
 ]
 
 #: The largest decimal exponent accepted in ``1eN`` (``10**100000`` is already 100,001 digits).
@@ -160,6 +163,55 @@ def _int(digits: str) -> int:
     half = len(digits) // 2
     high, low = digits[:-half], digits[-half:]
     return sign * (_int(high) * 10**half + _int(low))
+
+
+def format_number(value: Fraction | int, limit: int = 40) -> str:
+    """The exact text of a number, or for a very long one an exactly computed abbreviation.
+
+    Numbers whose text is longer than ``limit`` are shown as a 6-digit decimal approximation
+    (computed with integers, truncated toward zero), marked ``≈``, and their size; machine
+    outputs (``--json``, traces) always carry the exact text.
+
+    >>> format_number(Fraction(-3, 2))
+    '-3/2'
+    >>> format_number(Fraction(10**50 + 1, 3 * 10**49))
+    '≈3.33333 (exact: a 51/50-digit fraction)'
+    """
+    value = Fraction(value)
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    num, den = abs(value.numerator), value.denominator
+    exponent = len(str(num)) - len(str(den))   # floor(log10 |value|) is this or one less
+    if _times_power_of_ten(num, -exponent) < den:
+        exponent -= 1
+    scaled = _times_power_of_ten(num, 5 - exponent) // den if exponent <= 5 else \
+        num // (den * 10 ** (exponent - 5))
+    digits = str(scaled)
+    mantissa = f"{digits[0]}.{digits[1:]}"
+    shown = mantissa if exponent == 0 else f"{mantissa}e{exponent:+d}"
+    sign = "-" if value < 0 else ""
+    size = (f"{len(str(num))}/{len(str(den))}-digit fraction" if den != 1
+            else f"{len(str(num))}-digit integer")
+    return f"≈{sign}{shown} (exact: a {size})"
+
+
+def _times_power_of_ten(num: int, power: int) -> int | Fraction:
+    return num * 10**power if power >= 0 else Fraction(num, 10**-power)
+
+
+def format_vector(values: "Sequence[Fraction | int]", limit: int = 8) -> str:
+    """``(a, b, c)`` with :func:`format_number` entries, shortened to ``limit`` entries.
+
+    >>> format_vector([Fraction(1, 2), Fraction(3)])
+    '(1/2, 3)'
+    >>> format_vector(range(10), limit=3)
+    '(0, 1, 2, ... (10 entries; --json shows all))'
+    """
+    shown = ", ".join(format_number(v) for v in list(values)[:limit])
+    if len(values) > limit:
+        shown += f", ... ({len(values)} entries; --json shows all)"
+    return f"({shown})"
 
 
 def _shorten(text: str, limit: int = 40) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable
 
+from pla.exact import format_number, format_vector
 from verify.monitor import Monitor, MonitorReport
 
 __all__ = ["WF_CHOICES", "WfError", "prepare_monitor", "checked_run", "read_weights",
@@ -124,11 +125,6 @@ def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: 
     return result, monitor.finish(result)
 
 
-def _vector(values: Any, limit: int = 8) -> str:
-    shown = ", ".join(str(v) for v in values[:limit])
-    if len(values) > limit:
-        shown += f", ... ({len(values)} entries; --json shows all)"
-    return f"({shown})"
 
 
 def report_lines(report: MonitorReport) -> list[str]:
@@ -137,19 +133,20 @@ def report_lines(report: MonitorReport) -> list[str]:
     if report.wf is None:
         lines.append(f"proof    w_f: {report.wf_kind}")
         lines.append(f"         PLA cannot halt; checked the w_f-free inequalities with "
-                     f"R^2 = max ||x_n||^2 = {report.R2}")
+                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}")
     else:
-        lines.append(f"proof    w_f = {_vector(report.wf)}: {report.wf_kind}")
-        lines.append(f"         rho = min y_n w_f.x_n = {report.rho}, R^2 = max ||x_n||^2 = "
-                     f"{report.R2}, ||w_f||^2 = {report.norm2}, gamma^2 = rho^2/||w_f||^2 = "
-                     f"{report.gamma2}")
+        lines.append(f"proof    w_f = {format_vector(report.wf)}: {report.wf_kind}")
+        lines.append(f"         rho = min y_n w_f.x_n = {format_number(report.rho)}, "
+                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}, "
+                     f"||w_f||^2 = {format_number(report.norm2)}, "
+                     f"gamma^2 = rho^2/||w_f||^2 = {format_number(report.gamma2)}")
         if report.classical:
             lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 = "
-                         f"{report.bound}, so at most {report.bound_updates} updates; "
+                         f"{format_number(report.bound)}, so at most {report.bound_updates} updates; "
                          f"this run: {report.updates}")
         else:
             lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 = "
-                         f"{report.classical_bound} does NOT apply")
+                         f"{format_number(report.classical_bound)} does NOT apply")
             lines.append(f"         generalised bound (w_f.w_t >= w_f.w_0 + t eta rho, "
                          f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T <= {report.bound_updates}; "
                          f"this run: {report.updates}")

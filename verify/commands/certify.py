@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any, Sequence
 
+from pla.exact import format_vector
 from verify.commands.data_arguments import add_data_arguments, load_dataset
 
 __all__ = ["register", "handle", "certificate_json"]
@@ -53,11 +54,6 @@ def _rows(indices: Sequence[int], values: Sequence[Any] | None = None) -> str:
     return text
 
 
-def _vector(values: Sequence[Any], limit: int = 8) -> str:
-    shown = ", ".join(str(v) for v in values[:limit])
-    if len(values) > limit:
-        shown += f", ... ({len(values)} entries; --json shows all)"
-    return f"({shown})"
 
 
 def certificate_json(certificate: Any) -> dict[str, Any]:
@@ -95,14 +91,14 @@ def _certificate_lines(certificate: Any) -> list[str]:
             "          (KKT of min ||w||^2/2 s.t. y_n w.x_n >= 1: alpha >= 0, w* = sum_n alpha_n "
             "y_n x_n,",
             "          y_n w*.x_n >= 1, alpha_n (y_n w*.x_n - 1) = 0; bias = ordinary coordinate)",
-            f"w*        {_vector(certificate.w)}   (bias first)",
+            f"w*        {format_vector(certificate.w)}   (bias first)",
             f"support   rows {_rows(certificate.support, certificate.alpha)} (1-based: alpha_n)",
         ]
     else:
         lines = [
             f"verdict   linearly separable: {certificate.kind} separator checked by the kernel"
             + (f" ({certificate.note})" if certificate.note else ""),
-            f"w         {_vector(certificate.w)}   (bias first)",
+            f"w         {format_vector(certificate.w)}   (bias first)",
         ]
     name = "w*" if certificate.kind == "max-margin" else "w"
     lines += [
@@ -150,7 +146,7 @@ def handle(args: argparse.Namespace) -> int:
         if verdict is None:
             print("\n".join(_certificate_lines(certificate)))
         else:
-            print(f"weights   {args.weights}: {_vector(verdict.w)}   (bias first)")
+            print(f"weights   {args.weights}: {format_vector(verdict.w)}   (bias first)")
             if verdict.separates:
                 s = verdict.separator
                 print(f"verdict   the given w separates the data (checked exactly by the kernel)")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pla
 from pla.dataset import Dataset
-from pla.exact import NumberError, parse_fraction
+from pla.exact import NumberError, format_vector, parse_fraction
 from pla.experiments import SEED_STRIDE
 from verify.cli import UsageError
 from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
@@ -188,11 +188,6 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
 
 
 # ----------------------------------------------------------------------------- human output
-def _vector(values: Any, limit: int = 8) -> str:
-    shown = ", ".join(str(v) for v in values[:limit])
-    if len(values) > limit:
-        shown += f", ... ({len(values)} entries; --json shows all)"
-    return f"({shown})"
 
 
 def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperiment,
@@ -207,7 +202,7 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
           f"sha256 {train.fingerprint[:16]}")
     if test is not None:
         print(f"test     {test.source}: {test.n} examples, sha256 {test.fingerprint[:16]}")
-    w0 = "0" if o.w0 is None else _vector(o.w0)
+    w0 = "0" if o.w0 is None else format_vector(o.w0)
     compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
     print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "
           f"{_ZERO_TEXT[o.zero]}; w_t+1 compared with {compare}")
@@ -218,7 +213,7 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
         halted = " (stopped early: w_t makes no training mistake)" if r.updates < o.updates else ""
         print(f"pocket   w_{r.pocket_t}, replaced {r.pocket_updates} times in {r.updates} "
               f"updates{halted}")
-        print(f"w        {_vector(r.w)}   (bias first)")
+        print(f"w        {format_vector(r.w)}   (bias first)")
         print(f"train    error {exact_and_decimal(r.error)}: {r.mistakes} of {r.n} mistakes "
               f"(the last w_{r.updates} makes {r.last_mistakes})")
         if r.test_error is not None:

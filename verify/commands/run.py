@@ -12,14 +12,14 @@ from typing import Any, Sequence
 
 import pla
 from pla.dataset import Dataset
-from pla.exact import NumberError, parse_fraction
+from pla.exact import NumberError, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
 from pla.trace import TraceWriter, header_record, step_record, summary_record
 from verify.cli import UsageError
 from verify.commands.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
                                             positive_seconds)
 
-__all__ = ["register", "handle", "options_from_args", "format_vector", "result_json",
+__all__ = ["register", "handle", "options_from_args", "result_json",
            "STEPS_HEAD", "STEPS_TAIL"]
 
 #: ``--steps`` shows the first STEPS_HEAD and the last STEPS_TAIL updates of a long run.
@@ -248,16 +248,6 @@ def result_json(dataset: Dataset, result: Result) -> dict[str, Any]:
     }
 
 
-def format_vector(values: Sequence[Fraction], limit: int = 8) -> str:
-    """``(a, b, c)``, shortened to the first ``limit`` entries for long vectors.
-
-    >>> format_vector([Fraction(1, 2), Fraction(3)])
-    '(1/2, 3)'
-    """
-    shown = ", ".join(str(v) for v in values[:limit])
-    if len(values) > limit:
-        shown += f", ... ({len(values)} entries; --json shows all)"
-    return f"({shown})"
 
 
 def print_steps(window: _StepWindow) -> None:
