@@ -19,7 +19,10 @@ setup: $(STAMP)
 run: $(STAMP)
 	@mkdir -p build
 	$(BIN)/pla make-data --n 100 --d 2 --margin 1/50 --seed 3 build/example.dat
-	$(BIN)/pla run build/example.dat --steps --trace build/example.jsonl
+	$(BIN)/pla run build/example.dat --check --steps --trace build/example.jsonl
+	$(BIN)/pla certify build/example.dat
+	$(BIN)/pla audit build/example.jsonl --data build/example.dat
+	$(BIN)/pla proof
 	@$(MAKE) --no-print-directory docs
 	@echo
 	@echo "The site is built in site/. Open site/index.html in a browser, or serve it with"
