@@ -42,7 +42,8 @@ class NumberError(ValueError):
     """A token that is not an exact number; the message says why, in a few words."""
 
 
-def parse_number(token: str) -> tuple[int, int]:
+def parse_number(token: str, *, max_digits: int = MAX_DIGITS,
+                 max_exponent: int = MAX_EXPONENT) -> tuple[int, int]:
     """Parse one number exactly and return it reduced as ``(numerator, denominator)``.
 
     Accepted: integers (``-7``, ``+3``), decimals (``0.5``, ``.5``, ``5.``), scientific notation
@@ -57,8 +58,9 @@ def parse_number(token: str) -> tuple[int, int]:
     text = token.strip()
     if not text:
         raise NumberError("empty number")
-    if len(text) > MAX_DIGITS + 32:
-        raise NumberError(f"number too long ({len(text)} characters; limit {MAX_DIGITS} digits)")
+    if len(text) > max_digits + 32:
+        raise NumberError(f"number too long ({len(text)} characters; the limit is {max_digits} "
+                          "digits, see --max-digits)")
     if not text.isascii():
         raise NumberError(f"{_shorten(text)!r} is not a number")
     # Fast path: a plain integer.
@@ -84,8 +86,9 @@ def parse_number(token: str) -> tuple[int, int]:
     den_exp = len(frac)
     if exp is not None:
         e = int(exp)
-        if abs(e) > MAX_EXPONENT:
-            raise NumberError(f"exponent {e} is too large (limit {MAX_EXPONENT})")
+        if abs(e) > max_exponent:
+            raise NumberError(f"exponent {e} is too large (the limit is {max_exponent}, see "
+                              "--max-exponent)")
         den_exp -= e
     if num == 0:
         return 0, 1

@@ -32,7 +32,8 @@ _INT64_LIMIT = 2**63 - 1
 
 
 def fast_dataset(data: bytes, format: str, *, labels: str, bias: bool, path: str,
-                 label_column: int | str | None = None) -> Dataset | None:
+                 label_column: int | str | None = None,
+                 max_data_digits: int | None = None) -> Dataset | None:
     """The data set in ``data`` (the file's bytes), or ``None`` to leave it to the careful parser.
 
     ``labels`` is ``"pm1"`` or ``"01"`` (coq files always use 0/1).
@@ -40,15 +41,16 @@ def fast_dataset(data: bytes, format: str, *, labels: str, bias: bool, path: str
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if format == "dat":
-        return _dat(data, labels, bias, path)
+        return _dat(data, labels, bias, path, max_data_digits)
     if format == "coq":
-        return _coq(data, bias, path)
+        return _coq(data, bias, path, max_data_digits)
     if format == "csv":
-        return _csv(data, labels, bias, path, label_column)
+        return _csv(data, labels, bias, path, label_column, max_data_digits)
     return None
 
 
-def _dat(data: bytes, labels: str, bias: bool, path: str) -> Dataset | None:
+def _dat(data: bytes, labels: str, bias: bool, path: str,
+         max_data_digits: int | None = None) -> Dataset | None:
     import numpy as np
 
     numbers = read_numbers(data)
@@ -60,11 +62,12 @@ def _dat(data: bytes, labels: str, bias: bool, path: str) -> Dataset | None:
     rows, width = table
     num = numbers.num.reshape(rows, width)
     den = numbers.den.reshape(rows, width)
-    return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path)
+    return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
+                  max_data_digits)
 
 
 def _csv(data: bytes, labels: str, bias: bool, path: str,
-         label_column: int | str | None) -> Dataset | None:
+         label_column: int | str | None, max_data_digits: int | None = None) -> Dataset | None:
     import numpy as np
 
     from pla.formats import _is_number
@@ -99,7 +102,8 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
         return None
     num = numbers.num.reshape(rows, width)
     den = numbers.den.reshape(rows, width)
-    return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path)
+    return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
+                  max_data_digits)
 
 
 def _one_token_per_field(np: Any, body: bytes, rows: int, width: int) -> bool:
@@ -123,7 +127,8 @@ def _one_token_per_field(np: Any, body: bytes, rows: int, width: int) -> bool:
     return not np.any((around == 44) | (around == 10))
 
 
-def _coq(data: bytes, bias: bool, path: str) -> Dataset | None:
+def _coq(data: bytes, bias: bool, path: str,
+         max_data_digits: int | None = None) -> Dataset | None:
     import numpy as np
 
     # A coq line holds one number; ratios are written "p % q" (spaces allowed around the sign).
@@ -143,7 +148,8 @@ def _coq(data: bytes, bias: bool, path: str) -> Dataset | None:
         return None
     num = numbers.num[2:].reshape(n, d + 1)
     den = numbers.den[2:].reshape(n, d + 1)
-    return _build(np, num[:, 1:], den[:, 1:], num[:, 0], den[:, 0], "01", bias, path)
+    return _build(np, num[:, 1:], den[:, 1:], num[:, 0], den[:, 0], "01", bias, path,
+                  max_data_digits)
 
 
 def _table(np: Any, line: Any, count: int) -> tuple[int, int] | None:
@@ -162,7 +168,7 @@ def _table(np: Any, line: Any, count: int) -> tuple[int, int] | None:
 
 
 def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: str,
-           bias: bool, path: str) -> Dataset | None:
+           bias: bool, path: str, max_data_digits: int | None = None) -> Dataset | None:
     # Labels: exactly ±1 (pm1) or 0/1 (01), whatever way they are written (1, 1.0, 2/2).
     if labels == "pm1":
         positive = label_num == label_den
@@ -176,6 +182,9 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
     # One common scale: the lcm of the (few) distinct denominators.
     distinct, where = np.unique(den, return_inverse=True)
     scale = lcm(1, *distinct.tolist())
+    digits = scale.bit_length() * 30103 // 100000 + 1
+    if max_data_digits is not None and num.shape[0] * (num.shape[1] + 1) * digits > max_data_digits:
+        return None  # too large: the careful parser says where, as a located error
     multipliers = [scale // v for v in distinct.tolist()]
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
     if scale <= _INT64_LIMIT and largest * max(multipliers) <= _INT64_LIMIT:

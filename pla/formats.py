@@ -20,10 +20,14 @@ from math import lcm
 from typing import Iterator, Literal
 
 from pla.dataset import DataError, Dataset
-from pla.exact import NumberError, parse_number
+from pla.exact import MAX_DIGITS, MAX_EXPONENT, NumberError, parse_number
 from pla.fast_formats import FAST_PATH_MIN_BYTES, fast_dataset
 
-__all__ = ["load", "loads", "FORMATS", "format_for_path", "LabelScheme"]
+__all__ = ["load", "loads", "FORMATS", "format_for_path", "LabelScheme", "Limits",
+           "MAX_DATA_DIGITS"]
+
+#: The default bound on n × dim × (digits of the common denominator): about 40 MB of integers.
+MAX_DATA_DIGITS = 100_000_000
 
 FORMATS = ("dat", "csv", "coq", "libsvm")
 LabelScheme = Literal["pm1", "01"]
@@ -34,6 +38,24 @@ _EXTENSIONS = {
     ".coq": "coq",
     ".libsvm": "libsvm", ".svm": "libsvm", ".svmlight": "libsvm",
 }
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a data file may ask of the machine; each has a command-line option that raises it.
+
+    ``max_digits`` (``--max-digits``): digits in one number.  ``max_exponent``
+    (``--max-exponent``): |N| in ``1eN``.  ``max_data_digits`` (``--max-data-digits``): the
+    examples are integers over one common denominator, so n × dim × (its digits) bounds their
+    size; many distinct prime denominators make it explode.
+
+    >>> Limits().max_exponent
+    100000
+    """
+
+    max_digits: int = MAX_DIGITS
+    max_exponent: int = MAX_EXPONENT
+    max_data_digits: int = MAX_DATA_DIGITS
 
 
 def format_for_path(path: str) -> str:
@@ -53,6 +75,7 @@ def load(
     bias: bool = True,
     label_column: int | str | None = None,
     features: int | None = None,
+    limits: Limits = Limits(),
 ) -> Dataset:
     """Read a data file exactly.
 
@@ -69,7 +92,7 @@ def load(
     except OSError as exc:
         raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
     return loads(raw, path=path, format=format or format_for_path(path), labels=labels,
-                 bias=bias, label_column=label_column, features=features)
+                 bias=bias, label_column=label_column, features=features, limits=limits)
 
 
 def loads(
@@ -81,6 +104,7 @@ def loads(
     bias: bool = True,
     label_column: int | str | None = None,
     features: int | None = None,
+    limits: Limits = Limits(),
 ) -> Dataset:
     """Parse the text of a data file (bytes are decoded as strict UTF-8); see :func:`load`.
 
@@ -96,7 +120,8 @@ def loads(
         # Whole regular files at once; None means "irregular somewhere: read it carefully".
         data = raw if isinstance(raw, bytes) else text.encode("utf-8")
         fast = fast_dataset(data, format, labels="01" if format == "coq" else labels, bias=bias,
-                            path=path, label_column=label_column)
+                            path=path, label_column=label_column,
+                            max_data_digits=limits.max_data_digits)
         if fast is not None:
             return fast
     lines = list(_data_lines(text))
@@ -104,7 +129,7 @@ def loads(
         raise DataError(path, 1, "empty file")
     if not lines:
         raise DataError(path, text.count("\n") + 1, "no data (only blank or comment lines)")
-    reader = _Reader(path, "01" if format == "coq" else labels)
+    reader = _Reader(path, "01" if format == "coq" else labels, limits)
     if format == "dat":
         parsed = _parse_dat(lines, reader)
     elif format == "csv":
@@ -113,7 +138,7 @@ def loads(
         parsed = _parse_coq(lines, reader, text.count("\n") + 1)
     else:
         parsed = _parse_libsvm(lines, reader, features)
-    return _assemble(parsed, bias=bias, source=path)
+    return _assemble(parsed, reader, bias=bias, source=path)
 
 
 # ----------------------------------------------------------------------------- internals
@@ -126,20 +151,24 @@ class _Parsed:
 class _Reader:
     """Turns tokens into exact numbers and labels, raising located errors."""
 
-    def __init__(self, path: str, labels: str) -> None:
+    def __init__(self, path: str, labels: str, limits: Limits = Limits()) -> None:
         self.path = path
         self.labels = labels
+        self.limits = limits
+        self.row_lines: list[int] = []   # the line of each example's label, in order
 
     def error(self, line: int, message: str) -> DataError:
         return DataError(self.path, line, message)
 
     def number(self, token: str, line: int, what: str = "value") -> tuple[int, int]:
         try:
-            return parse_number(token)
+            return parse_number(token, max_digits=self.limits.max_digits,
+                                max_exponent=self.limits.max_exponent)
         except NumberError as exc:
             raise self.error(line, f"{what}: {exc}") from None
 
     def label(self, token: str, line: int) -> int:
+        self.row_lines.append(line)
         num, den = self.number(token, line, "label")
         if den == 1:
             if self.labels == "pm1" and num in (1, -1):
@@ -322,8 +351,20 @@ def _parse_libsvm(
     return _Parsed(rows, labels)
 
 
-def _assemble(parsed: _Parsed, *, bias: bool, source: str) -> Dataset:
-    scale = lcm(1, *{den for row in parsed.rows for _, den in row})
+def _assemble(parsed: _Parsed, reader: _Reader, *, bias: bool, source: str) -> Dataset:
+    dim = len(parsed.rows[0]) + (1 if bias else 0)
+    budget = reader.limits.max_data_digits
+    scale = 1
+    for row, line in zip(parsed.rows, reader.row_lines):
+        for _, den in row:
+            if scale % den:
+                scale = lcm(scale, den)
+                digits = scale.bit_length() * 30103 // 100000 + 1
+                if len(parsed.rows) * dim * digits > budget:
+                    raise reader.error(line, (
+                        f"the common denominator of the values up to here has about {digits} "
+                        f"digits; {len(parsed.rows)} examples x {dim} coordinates x {digits} "
+                        f"digits exceeds the limit of {budget} (see --max-data-digits)"))
     int_rows = [[num * (scale // den) if den != scale else num for num, den in row]
                 for row in parsed.rows]
     if bias:

@@ -84,3 +84,35 @@ def test_many_prime_denominators_keep_one_common_scale():
         product *= p
     assert ds.scale == product
     assert all(ds.X[k][1] == Fraction(1, p) for k, p in enumerate(primes))
+
+
+def test_the_common_denominator_budget_names_the_line_and_the_option(tmp_path):
+    primes = first_primes(400)
+    path = tmp_path / "primes.dat"
+    path.write_text("".join(f"1/{p} 1\n" for p in primes))
+    done = pla_cli("run", str(path), "--max-data-digits", "20000")
+    assert done.code == 2 and "--max-data-digits" in done.err and done.err.count("\n") == 1
+    line = int(done.err.split(":")[3])
+    assert 1 < line <= 400
+    raised = pla_cli("run", str(path), "--max-data-digits", "10000000", "--json")
+    assert raised.code in (0, 3) and "Traceback" not in raised.err
+
+
+def test_digit_and_exponent_limits_have_options(tmp_path):
+    path = tmp_path / "big.dat"
+    path.write_text("1e200001 1\n")
+    done = pla_cli("run", str(path))
+    assert done.code == 2 and "--max-exponent" in done.err
+    assert pla_cli("run", str(path), "--max-exponent", "300000", "--max-digits", "400000",
+                   "--json").code == 0
+    long = tmp_path / "long.dat"
+    long.write_text("9" * 300_000 + " 1\n")
+    assert "--max-digits" in pla_cli("run", str(long)).err
+    assert pla_cli("run", str(long), "--max-digits", "300000", "--json").code == 0
+
+
+def test_limits_in_the_api():
+    with pytest.raises(pla.DataError) as info:
+        pla.loads("1/7 1\n1/11 1\n1/13 -1\n", limits=pla.formats.Limits(max_data_digits=10))
+    assert info.value.line in (2, 3)
+    assert pla.loads("1/7 1\n", limits=pla.formats.Limits(max_data_digits=10)).scale == 7

@@ -62,11 +62,23 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, name: str = "data",
     group.add_argument("--label-column", metavar="COL",
                        help="csv: the label column, a 0-based number (negative from the end) or "
                             "a header name (default: the last column)")
+    group.add_argument("--max-digits", type=positive_int, default=pla.formats.MAX_DIGITS,
+                       metavar="N", help="refuse numbers with more than N digits (default "
+                                         f"{pla.formats.MAX_DIGITS:,})")
+    group.add_argument("--max-exponent", type=positive_int, default=pla.formats.MAX_EXPONENT,
+                       metavar="N", help="refuse 1eN with |N| above this (default "
+                                         f"{pla.formats.MAX_EXPONENT:,})")
+    group.add_argument("--max-data-digits", type=positive_int,
+                       default=pla.formats.MAX_DATA_DIGITS, metavar="N",
+                       help="refuse data whose examples x coordinates x digits of their common "
+                            f"denominator exceed N (default {pla.formats.MAX_DATA_DIGITS:,})")
     group.add_argument("--features", type=positive_int, metavar="D",
                        help="libsvm: the number of features (default: the largest index)")
 
 
 def load_dataset(args: argparse.Namespace, name: str = "data") -> Dataset:
     """Load the data file named by ``args.<name>`` with the shared reading options."""
+    limits = pla.formats.Limits(max_digits=args.max_digits, max_exponent=args.max_exponent,
+                                max_data_digits=args.max_data_digits)
     return pla.load(getattr(args, name), args.format, labels=args.labels, bias=args.bias,
-                    label_column=args.label_column, features=args.features)
+                    label_column=args.label_column, features=args.features, limits=limits)
