@@ -23,7 +23,7 @@ from pla.dataset import DataError, Dataset
 from pla.exact import MAX_DIGITS, MAX_EXPONENT, NumberError, parse_number
 from pla.fast_formats import FAST_PATH_MIN_BYTES, fast_dataset
 
-__all__ = ["load", "loads", "FORMATS", "format_for_path", "LabelScheme", "Limits",
+__all__ = ["load", "loads", "read_text", "FORMATS", "format_for_path", "LabelScheme", "Limits",
            "MAX_DATA_DIGITS"]
 
 #: The default bound on n × dim × (digits of the common denominator): about 40 MB of integers.
@@ -93,6 +93,21 @@ def load(
         raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
     return loads(raw, path=path, format=format or format_for_path(path), labels=labels,
                  bias=bias, label_column=label_column, features=features, limits=limits)
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A text file's content as strict UTF-8 (a byte-order mark dropped), with located errors.
+
+    Raises :class:`~pla.dataset.DataError` for an unreadable file, invalid UTF-8 or a NUL byte,
+    naming the line.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
+    return _decode(raw, path)
 
 
 def loads(

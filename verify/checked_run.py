@@ -46,14 +46,9 @@ def read_weights(path: str, dim: int | None = None) -> tuple[Fraction, ...]:
     """
     from pla.dataset import DataError
     from pla.exact import NumberError, parse_fraction
+    from pla.formats import read_text
 
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as exc:
-        raise DataError(path, 0, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DataError(path, 0, "not UTF-8 text") from None
+    lines = read_text(path).split("\n")
     values: list[Fraction] = []
     last = 0
     for number, line in enumerate(lines, 1):
