@@ -284,7 +284,8 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
         print(f"result   halted: no mistake left after {result.updates} updates "
               f"({result.epochs} epochs)")
     else:
-        print(f"result   NOT halted: stopped at the budget of {result.updates} updates "
+        limit = "the time limit" if result.stopped_by == "timeout" else "the budget"
+        print(f"result   NOT halted: stopped at {limit} after {result.updates} updates "
               f"({result.epochs} epochs)")
     print(f"w        {format_vector(result.w)}   (bias first)")
     if args.trace:
