@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import nullcontext
+from dataclasses import replace
 import json
 import sys
 from collections import deque
@@ -27,6 +28,8 @@ STEPS_HEAD = 20
 STEPS_TAIL = 5
 #: Data up to this many entries (n x dim) get the non-separability check before the run.
 NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
+#: The probe run before the non-separability search allows this many updates per example.
+PROBE_UPDATES_PER_EXAMPLE = 10
 
 _ZERO_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
@@ -160,17 +163,27 @@ def _fan_out(callbacks: Sequence[Any]) -> Any:
     return call_all
 
 
+def _probe_halts(dataset: Dataset, options: RunOptions) -> bool:
+    """Whether a short run (at most PROBE_UPDATES_PER_EXAMPLE × N updates) halts."""
+    probe = replace(options, max_updates=min(options.max_updates,
+                                             PROBE_UPDATES_PER_EXAMPLE * dataset.n))
+    return pla.run(dataset, options=probe, keep_steps=False).halted
+
+
 def handle(args: argparse.Namespace) -> int:
     dataset = load_dataset(args)
     options = options_from_args(args)
     options.initial_weights(dataset.dim)
     # Non-separable data (kernel-checked Gordan certificate): say so before running when the
     # search is cheap; on larger data only after a run that did not halt (a halting run proves
-    # separability, and the search would cost far more than the run).
+    # separability, and the search would cost far more than the run).  A short probe run
+    # first: when it halts the data are separable and the search (and its scipy import) is
+    # skipped, which keeps `pla run` on ordinary data fast.
     from verify.commands.experiment_output import non_separability_notice
     notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
-    notice = (non_separability_notice(dataset, args.data, options.max_updates)
-              if notice_first else None)
+    notice = None
+    if notice_first and not _probe_halts(dataset, options):
+        notice = non_separability_notice(dataset, args.data, options.max_updates)
     if notice is not None:
         print(notice, file=sys.stderr)
     if args.runs is not None:
