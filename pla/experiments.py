@@ -29,7 +29,7 @@ import signal
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from pla.dataset import Dataset
 from pla.perceptron import OptionError, RunOptions, run

@@ -40,7 +40,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, gcd, lcm
-from operator import mul
 from typing import Any, Sequence
 
 from verify import kernel
@@ -420,7 +419,7 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
     Returns the solution u as integers over a common denominator: ({j: Uⱼ}, Q), uⱼ = Uⱼ/Q,
     with every listed Uⱼ > 0.  ``start`` is a proposed passive set (warm start).
     """
-    n, dim = len(Z), len(Z[0])
+    dim = len(Z[0])
     products = products if products is not None else _ExactProducts(Z)
 
     def column(j: int) -> tuple[int, ...]:

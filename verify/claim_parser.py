@@ -24,7 +24,6 @@ import ast
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
 
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
            "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS"]

@@ -149,7 +149,7 @@ def handle(args: argparse.Namespace) -> int:
             print(f"weights   {args.weights}: {format_vector(verdict.w)}   (bias first)")
             if verdict.separates:
                 s = verdict.separator
-                print(f"verdict   the given w separates the data (checked exactly by the kernel)")
+                print("verdict   the given w separates the data (checked exactly by the kernel)")
                 print(f"rho       min y_n w.x_n = {verdict.margin} (row {verdict.row + 1}), "
                       f"gamma^2 = {s.gamma2}")
                 print(f"bound     R^2 ||w||^2 / rho^2 = {s.bound} (at most {s.bound_updates} "

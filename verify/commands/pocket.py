@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING
 
 import pla
 from pla.dataset import Dataset
-from pla.exact import NumberError, format_vector, parse_fraction
+from pla.exact import format_vector
 from pla.experiments import SEED_STRIDE
-from verify.cli import UsageError
 from verify.commands.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.commands.experiment_output import (
     add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
@@ -90,17 +89,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 def options_from_args(args: argparse.Namespace) -> PocketOptions:
     """The :class:`PocketOptions` described by the arguments."""
     from pla.pocket import PocketOptions
+    from verify.commands.run import eta_and_w0_from_args
 
-    try:
-        eta = parse_fraction(args.eta)
-    except NumberError as exc:
-        raise UsageError(f"--eta: {exc}") from None
-    w0: tuple[Fraction, ...] | None = None
-    if args.w0.strip().lower() != "zero":
-        try:
-            w0 = tuple(parse_fraction(v) for v in args.w0.split(","))
-        except NumberError as exc:
-            raise UsageError(f"--w0: {exc}") from None
+    eta, w0 = eta_and_w0_from_args(args)
     return PocketOptions(updates=args.updates, order=args.order, eta=eta, w0=w0, zero=args.zero,
                          compare=args.compare, keep="last" if args.last else "pocket")
 

@@ -95,8 +95,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def options_from_args(args: argparse.Namespace) -> RunOptions:
-    """The :class:`RunOptions` described by ``pla run``'s arguments."""
+def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Fraction, ...] | None]:
+    """The exact ``--eta`` and ``--w0`` (None for ``zero``) of ``pla run`` and ``pla pocket``."""
     try:
         eta = parse_fraction(args.eta)
     except NumberError as exc:
@@ -107,6 +107,12 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
             w0 = tuple(parse_fraction(v) for v in args.w0.split(","))
         except NumberError as exc:
             raise UsageError(f"--w0: {exc}") from None
+    return eta, w0
+
+
+def options_from_args(args: argparse.Namespace) -> RunOptions:
+    """The :class:`RunOptions` described by ``pla run``'s arguments."""
+    eta, w0 = eta_and_w0_from_args(args)
     return RunOptions(order=args.order, seed=args.seed, eta=eta, w0=w0, zero=args.zero,
                       max_updates=args.max_updates)
 

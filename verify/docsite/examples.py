@@ -22,7 +22,6 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from math import floor
 from pathlib import Path
 from typing import Any
