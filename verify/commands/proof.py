@@ -23,7 +23,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="check only these theorems (and the lemmas they use)")
     parser.add_argument("--json", action="store_true",
                         help='print {"theorems": [{"name", "steps", "verified", "rules"}...], '
-                             '"failed": N}')
+                             '"failed": N} (with --smt: an "smt" object per theorem and in '
+                             'total)')
+    parser.add_argument("--smt", action="store_true",
+                        help="after the kernel, ask z3 about every step too (a second opinion; "
+                             "needs the smt extra: pip install 'pla-verify[smt]'); exit 1 if z3 "
+                             "refutes a step the kernel accepted")
+    parser.add_argument("--smt-timeout", metavar="MS", type=int, default=None,
+                        help="z3's time limit per step in milliseconds (default 2000); a step "
+                             "that runs out is reported as unknown")
     parser.add_argument("--out", metavar="DIR",
                         help="write one Markdown page per theorem (and index.md) into DIR")
     parser.set_defaults(handler=handle)
@@ -39,9 +47,23 @@ def handle(args: argparse.Namespace) -> int:
         if name not in known:
             raise UsageError(f"no built-in theorem named {name!r} (known: "
                              f"{', '.join(sorted(known))})")
+    want_smt, smt_timeout = getattr(args, "smt", False), getattr(args, "smt_timeout", None)
+    if smt_timeout is not None and not want_smt:
+        raise UsageError("--smt-timeout needs --smt")
+    if smt_timeout is not None and smt_timeout <= 0:
+        raise UsageError(f"--smt-timeout must be a positive number of milliseconds, "
+                         f"not {smt_timeout}")
+    if want_smt:
+        from verify.smt import smt_available
+
+        if not smt_available():
+            raise UsageError("--smt needs z3, which is not installed: "
+                             "pip install 'pla-verify[smt]'")
     results = check_builtin_proofs(tuple(args.names) if args.names else None)
     failed = sum(1 for r in results if r.checked is None)
-    smt = None  # the optional z3 cross-check is not built yet (see docs/trusted-base.md)
+    smt = _smt_report(results, smt_timeout) if want_smt else None
+    disagreements = sum(c["refuted"] + (c["hypotheses"] == "contradictory")
+                        for c in (smt or {}).values())
     if args.json:
         print(json.dumps({
             "theorems": [{
@@ -56,6 +78,8 @@ def handle(args: argparse.Namespace) -> int:
                 **({"smt": smt[r.name]} if smt and r.name in smt else {}),
             } for r in results],
             "failed": failed,
+            **({"smt": {k: sum(c[k] for c in smt.values())
+                        for k in ("steps", "confirmed", "unknown", "refuted")}} if smt else {}),
         }, indent=2))
     else:
         width = max(len(r.name) for r in results)
@@ -69,19 +93,34 @@ def handle(args: argparse.Namespace) -> int:
                    f"  {status:<8}  {r.seconds * 1000:5.0f} ms")
             if smt is not None:
                 s = smt.get(r.name, {})
-                row += f"   {s.get('confirmed', 0)}/{s.get('steps', 0)}"
+                row += f"   {_smt_cell(s)}"
             print(row)
         for r in results:
             if r.error:
                 print(f"pla: proof {r.name}: {r.error}")
+        for name, s in (smt or {}).items():
+            for step in s["disagreements"]:
+                model = ", ".join(f"{k} = {v}" for k, v in step["model"])
+                print(f"pla: proof {name}: z3 REFUTES {step['where']}: {step['statement']}"
+                      f" (counterexample: {model})")
+            if s["hypotheses"] == "contradictory":
+                print(f"pla: proof {name}: z3 finds the hypotheses contradictory "
+                      f"(every step would hold vacuously)")
         print(f"{len(results) - failed} of {len(results)} theorems checked"
               + (f", {failed} FAILED" if failed else ""))
+        if smt is not None:
+            total = {k: sum(c[k] for c in smt.values())
+                     for k in ("steps", "confirmed", "unknown", "refuted")}
+            print(f"z3: {total['confirmed']} of {total['steps']} steps confirmed, "
+                  f"{total['unknown']} unknown, {total['refuted']} refuted"
+                  + (" -- z3 DISAGREES with the kernel; the kernel decides, but this is a bug "
+                     "in one of them" if disagreements else ""))
     if args.out:
         if failed:
             print("pla: --out: nothing written because a theorem failed")
         else:
             _write_pages(Path(args.out))
-    return 1 if failed else 0
+    return 1 if failed or disagreements else 0
 
 
 def _write_pages(out: Path) -> None:
@@ -102,11 +141,30 @@ def _write_pages(out: Path) -> None:
         raise UsageError(f"cannot write {out}: {exc.strerror}") from None
 
 
-def _smt_report(results: list) -> dict:
-    from verify.cli import UsageError
+def _smt_cell(counts: dict) -> str:
+    """The z3 column: ``confirmed/steps``, then what was not confirmed."""
+    cell = f"{counts['confirmed']}/{counts['steps']}"
+    extra = [f"{counts[k]} {k}" for k in ("unknown", "refuted") if counts[k]]
+    if counts["hypotheses"] != "satisfiable":
+        extra.append(f"hypotheses {counts['hypotheses']}")
+    return cell + (f" ({', '.join(extra)})" if extra else "")
 
-    try:
-        from verify.smt_check import smt_check_theorem
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise UsageError(f"--smt needs the [smt] extra (z3-solver): {exc}") from None
-    return {r.name: smt_check_theorem(r.checked) for r in results if r.checked}
+
+def _smt_report(results: list, timeout_ms: int | None) -> dict:
+    """z3's counts per checked theorem (the kernel's verdict is not changed by them)."""
+    from verify.smt import DEFAULT_TIMEOUT_MS, smt_check_theorem
+
+    out = {}
+    for r in results:
+        if r.checked is None:
+            continue
+        check = smt_check_theorem(r.checked, timeout_ms or DEFAULT_TIMEOUT_MS)
+        out[r.name] = {
+            **check.counts(),
+            "hypotheses": check.hypotheses,
+            "seconds": round(check.seconds, 4),
+            "disagreements": [{"where": s.where, "statement": s.statement,
+                               "model": [list(pair) for pair in s.model]}
+                              for s in check.steps if s.status == "refuted"],
+        }
+    return out
