@@ -224,7 +224,9 @@ def proof_pages() -> dict[str, str]:
     index = ["# Checked proofs", "",
              "Every theorem below is checked step by step by the trusted kernel "
              "(see [the trusted base](../trusted-base.md)) each time this site is built; "
-             "`pla proof` runs the same checks.", "",
+             "`pla proof` runs the same checks, and `pla proof --smt` also asks z3 about "
+             "every step ([a second opinion](../trusted-base.md#a-second-opinion-pla-proof-smt), "
+             "never a replacement for the kernel).", "",
              "| group | theorem | name | steps | status |", "|---|---|---|---|---|"]
     for r in results:
         pages[f"proofs/{r.name}.md"] = render_theorem_markdown(r.checked, f"{r.group}.")

@@ -85,7 +85,7 @@ def handle(args: argparse.Namespace) -> int:
         width = max(len(r.name) for r in results)
         header = f"{'theorem':<{width}}  group  steps  status    time"
         if smt is not None:
-            header += "   z3"
+            header += "       z3"
         print(header)
         for r in results:
             status = "checked" if r.checked else "FAILED"
