@@ -3,7 +3,7 @@
 import os
 import sys
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
     "ci", max_examples=40, deadline=None,
@@ -11,6 +11,13 @@ settings.register_profile(
 )
 settings.register_profile(
     "fuzz", max_examples=2000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+# Mutation testing (make mutation): the size of "ci", reproducible, and no shrinking (a mutant
+# only needs one failing example).
+settings.register_profile(
+    "mutation", max_examples=40, deadline=None, derandomize=True, database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

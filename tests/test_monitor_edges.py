@@ -1,0 +1,225 @@
+"""The Novikoff monitor at its edges: runs that meet every bound with equality, the exact
+generalised bound, the vector checks' schedule, and every way an update can be malformed.
+
+These tests were written to kill the mutants that ``make mutation`` (tests/mutation_testing.py)
+found surviving in verify/monitor.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import pla
+from tests.strategies import separable_datasets, small_fractions
+from verify.certificates import certify
+from verify.monitor import Monitor, ProofViolation
+
+#: One point x = 1 with y = +1 and w_f = 1: rho = R^2 = ||w_f||^2 = 1, so the single update
+#: meets every inequality of the proof with equality (and T = 1 = the bound).
+TIGHT = pla.Dataset.from_rows([[1]], [1], bias=False)
+TEXTBOOK = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+WSTAR = certify(TEXTBOOK).w
+
+
+def _monitored(ds, options, wf, **kwargs):
+    monitor = Monitor(ds, options, wf=wf, **kwargs)
+    result = pla.run(ds, options=options, on_step=monitor)
+    return result, monitor.finish(result)
+
+
+@pytest.mark.parametrize("paranoid", [False, True])
+def test_a_run_meeting_every_bound_with_equality_passes(paranoid):
+    result, report = _monitored(TIGHT, pla.RunOptions(), [1], paranoid=paranoid)
+    assert result.updates == 1 and result.halted
+    assert (report.rho, report.R2, report.norm2, report.bound, report.bound_updates) == (1, 1, 1, 1, 1)
+    assert report.gamma2 == 1 and report.classical_bound == 1 and report.classical
+
+
+def test_the_same_run_as_a_generalised_check_has_bound_one():
+    monitor = Monitor(TIGHT, pla.RunOptions(), wf=[1], classical=False)
+    assert monitor.bound_updates == 1 and monitor.bound == 1
+    result = pla.run(TIGHT, on_step=monitor)
+    report = monitor.finish(result)
+    assert not report.classical and report.bound == 1 and report.classical_bound == 1
+
+
+def _allowed(T, wf_w0, w0_norm2, eta, rho, R2, wf_norm2):
+    A = wf_w0 + T * eta * rho
+    B = w0_norm2 + T * eta * eta * R2
+    return A < 0 or A * A <= wf_norm2 * B
+
+
+def _largest_allowed(monitor, w0, wf, eta):
+    """The generalised bound by its definition: the largest T with A_T < 0 or A_T^2 <= ||w_f||^2 B_T."""
+    values = (sum(a * b for a, b in zip(wf, w0)), sum(a * a for a in w0), eta, monitor.rho,
+              monitor.R2, monitor.norm2)
+    T = 0
+    while _allowed(T + 1, *values):
+        T += 1
+    return T
+
+
+@pytest.mark.parametrize("c, bound", [(1, 0), (Fraction(1, 4), 0), (-3, 7), (-1, 3),
+                                      (Fraction(-1, 2), 2)])
+def test_the_generalised_bound_is_the_largest_allowed_T(c, bound):
+    # x = 1, w_f = 1, w_0 = c: A_T = c + T, B_T = c^2 + T
+    options = pla.RunOptions(w0=(c,))
+    monitor = Monitor(TIGHT, options, wf=[1])
+    assert monitor.bound_updates == bound == _largest_allowed(monitor, [c], [1], 1)
+    assert monitor.bound == bound and not monitor.classical
+    report = monitor.finish(pla.run(TIGHT, options=options, on_step=monitor))
+    assert report.bound_updates == bound and report.updates <= bound
+
+
+@settings(max_examples=30, deadline=None)
+@given(separable_datasets(max_n=5, max_d=2), st.data())
+def test_the_generalised_bound_matches_its_definition(ds, data):
+    wf = list(certify(ds).w)
+    w0 = data.draw(st.lists(small_fractions, min_size=ds.dim, max_size=ds.dim).filter(any))
+    eta = data.draw(st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3)]))
+    monitor = Monitor(ds, pla.RunOptions(w0=tuple(w0), eta=eta), wf=wf)
+    assert monitor.bound_updates == _largest_allowed(monitor, w0, wf, eta)
+
+
+# ------------------------------------------------------------------------ the vectors' schedule
+
+
+def _full_checks(check_every=None, paranoid=False):
+    options = pla.RunOptions(order="first")
+    kwargs = {} if check_every is None else {"check_every": check_every}
+    return _monitored(TEXTBOOK, options, WSTAR, paranoid=paranoid, **kwargs)[1].checks
+
+
+def test_the_engine_vectors_are_compared_every_check_every_updates():
+    # 7 updates; 9 checks each, 3 more when the vectors are compared, 4 at the end
+    assert _full_checks() == 7 * 9 + 1 * 3 + 4                  # t = 0 (default: every 256)
+    assert _full_checks(check_every=3) == 7 * 9 + 3 * 3 + 4     # t = 0, 3, 6
+    assert _full_checks(check_every=2) == 7 * 9 + 4 * 3 + 4     # t = 0, 2, 4, 6
+    assert _full_checks(check_every=1) == _full_checks(check_every=0) == 7 * 12 + 4
+    assert _full_checks(check_every=5, paranoid=True) == 7 * 12 + 4
+
+
+@pytest.mark.parametrize("check_every, caught", [(3, True), (2, False), (0, True)])
+def test_a_wrong_engine_w_t_is_caught_when_the_vectors_are_compared(check_every, caught):
+    options = pla.RunOptions(order="first")
+    steps = list(pla.run(TEXTBOOK, options=options).steps)
+    steps[3] = dataclasses.replace(steps[3], w_before=(Fraction(1, 3),) + steps[3].w_before[1:])
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR, check_every=check_every)
+    if not caught:
+        for step in steps:
+            monitor(step)
+        return
+    with pytest.raises(ProofViolation) as violation:
+        for step in steps:
+            monitor(step)
+    assert violation.value.step == 3 and violation.value.inequality == "w_t is the previous w_{t+1}"
+
+
+def test_the_default_schedule_compares_the_vectors_at_update_256():
+    ds = pla.Dataset.from_rows([[1], [-1]], [1, 1], bias=False)     # not separable: runs on
+    options = pla.RunOptions(max_updates=300)
+    steps = pla.run(ds, options=options).steps
+    assert len(steps) == 300
+    for at, caught in [(255, False), (256, True), (257, False)]:
+        bad = list(steps)
+        bad[at] = dataclasses.replace(bad[at], x=(Fraction(5),))
+        monitor = Monitor(ds, options, wf=None)
+        if caught:
+            with pytest.raises(ProofViolation, match="x is row") as violation:
+                for step in bad:
+                    monitor(step)
+            assert violation.value.step == at
+        else:
+            for step in bad:
+                monitor(step)
+
+
+# ------------------------------------------------------------------------ malformed updates
+
+
+@pytest.mark.parametrize("index", [3, -1, 10])
+def test_an_update_of_a_row_that_does_not_exist_is_a_violation(index):
+    monitor = Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR)
+    with pytest.raises(ProofViolation) as violation:
+        monitor.on_update(0, index, 1, Fraction(0))
+    v = violation.value
+    assert v.inequality == "the updated row exists" and v.step == 0 and v.lhs == index
+    assert v.rhs == "[0, 3)"
+    first = pla.run(TEXTBOOK, order="first").steps[0]
+    with pytest.raises(ProofViolation, match="the updated row exists"):
+        Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR, paranoid=True)(
+            dataclasses.replace(first, index=index))
+
+
+def test_a_wrong_x_of_row_zero_is_caught():
+    first = pla.run(TEXTBOOK, order="first").steps[0]
+    assert first.index == 0
+    with pytest.raises(ProofViolation, match="x is row 1 of the data"):
+        Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR)(
+            dataclasses.replace(first, x=(Fraction(1), Fraction(3), Fraction(4))))
+
+
+def test_a_halted_run_whose_final_w_still_errs_is_a_violation():
+    options = pla.RunOptions(order="first", max_updates=3)
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR)
+    result = pla.run(TEXTBOOK, options=options, on_step=monitor)
+    assert not result.halted
+    with pytest.raises(ProofViolation) as violation:
+        monitor.finish(dataclasses.replace(result, halted=True))
+    assert violation.value.inequality == "halted: the final w makes no mistake"
+    assert violation.value.step == "end" and str(violation.value).startswith("end of run: ")
+
+
+def test_a_final_w_outside_the_monitor_grid_is_a_violation():
+    options = pla.RunOptions(order="first")
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR)
+    result = pla.run(TEXTBOOK, options=options, on_step=monitor)
+    odd = dataclasses.replace(result, w=(result.w[0] + Fraction(1, 7),) + result.w[1:])
+    with pytest.raises(ProofViolation, match="the final w is the last w_"):
+        monitor.finish(odd)
+
+
+# ------------------------------------------------------------------------ the reference separator
+
+
+def test_a_reference_separator_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError, match="w_f has 2 entries, the examples 3"):
+        Monitor(TEXTBOOK, pla.RunOptions(), wf=[1, 1])
+
+
+def test_a_reference_separator_with_zero_margin_is_refused():
+    # w_f = (-4, 1, 1): y w_f.x = 2, 3, 2 ... and (-6, 1, 1) gives 0 on row 1 (3 + 3 - 6)
+    with pytest.raises(ProofViolation) as violation:
+        Monitor(TEXTBOOK, pla.RunOptions(), wf=[-6, 1, 1])
+    v = violation.value
+    assert v.step is None and v.lhs == 0 and v.relation == ">" and v.rhs == 0
+    assert "row 1 (1-based) has y w_f.x = 0" in str(v)
+
+
+def test_claims_equal_to_the_true_constants_are_accepted():
+    options = pla.RunOptions(order="first")
+    report = _monitored(TEXTBOOK, options, WSTAR, rho=1, R2=26)[1]
+    assert (report.rho, report.R2) == (1, 26)
+
+
+def test_trusted_claims_weaker_than_the_truth_are_used_as_given():
+    options = pla.RunOptions(order="first")
+    report = _monitored(TEXTBOOK, options, WSTAR, rho=Fraction(1, 2), R2=30,
+                        trust_constants=True)[1]
+    assert (report.rho, report.R2) == (Fraction(1, 2), 30)
+    assert report.bound == 30 * report.norm2 * 4 and report.updates == 7
+
+
+def test_a_classical_check_of_a_run_from_a_bad_w0_names_the_cumulative_margin():
+    # w_0 = -1/2 on x = 1, w_f = 1: one update to w_1 = 1/2; w_f.w_1 = 1/2 < 1 * eta * rho
+    options = pla.RunOptions(w0=(Fraction(-1, 2),))
+    monitor = Monitor(TIGHT, options, wf=[1], classical=True)
+    with pytest.raises(ProofViolation) as violation:
+        pla.run(TIGHT, options=options, on_step=monitor)
+    v = violation.value
+    assert v.inequality == "w_f.w_{t+1} >= (t+1)*eta*rho" and v.step == 0
+    assert (v.lhs, v.rhs) == (Fraction(1, 2), 1)
