@@ -560,6 +560,12 @@ def test_the_other_naturals_of_an_induction_stay_natural_in_base_and_step():
         kernel.check_theorem(without_n)
 
 
+def test_an_induction_step_must_prove_the_next_case_not_the_current_one():
+    with pytest.raises(kernel.DerivationError, match=r"conclusion c\[i \+ 1\] >= c\[0\] is not "
+                                                     r"derived"):
+        kernel.check_theorem(_induction(step=kernel.Derivation(())))
+
+
 def test_a_proof_of_an_unknown_kind_is_refused():
     theorem = kernel.Theorem("odd", "odd", (), (), (), (), proof="by inspection")
     with pytest.raises(kernel.DerivationError, match="odd: unknown proof kind"):

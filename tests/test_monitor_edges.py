@@ -63,13 +63,16 @@ def _largest_allowed(monitor, w0, wf, eta):
     return T
 
 
-@pytest.mark.parametrize("c, bound", [(1, 0), (Fraction(1, 4), 0), (-3, 7), (-1, 3),
-                                      (Fraction(-1, 2), 2)])
-def test_the_generalised_bound_is_the_largest_allowed_T(c, bound):
-    # x = 1, w_f = 1, w_0 = c: A_T = c + T, B_T = c^2 + T
-    options = pla.RunOptions(w0=(c,))
+@pytest.mark.parametrize("c, eta, bound", [
+    (1, 1, 0), (Fraction(1, 4), 1, 0), (-3, 1, 7), (-1, 1, 3), (Fraction(-1, 2), 1, 2),
+    (3, Fraction(1, 10), 0),     # the search's first estimate is negative here
+    (Fraction(1, 2), Fraction(1, 10), 0),     # 0 < A_T < 1 for T < 5, yet none is allowed
+])
+def test_the_generalised_bound_is_the_largest_allowed_T(c, eta, bound):
+    # x = 1, w_f = 1, w_0 = c: A_T = c + T eta, B_T = c^2 + T eta^2
+    options = pla.RunOptions(w0=(c,), eta=eta)
     monitor = Monitor(TIGHT, options, wf=[1])
-    assert monitor.bound_updates == bound == _largest_allowed(monitor, [c], [1], 1)
+    assert monitor.bound_updates == bound == _largest_allowed(monitor, [c], [1], eta)
     assert monitor.bound == bound and not monitor.classical
     report = monitor.finish(pla.run(TIGHT, options=options, on_step=monitor))
     assert report.bound_updates == bound and report.updates <= bound
@@ -83,6 +86,12 @@ def test_the_generalised_bound_matches_its_definition(ds, data):
     eta = data.draw(st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3)]))
     monitor = Monitor(ds, pla.RunOptions(w0=tuple(w0), eta=eta), wf=wf)
     assert monitor.bound_updates == _largest_allowed(monitor, w0, wf, eta)
+
+
+def test_the_report_is_a_frozen_record():
+    report = _monitored(TIGHT, pla.RunOptions(), [1])[1]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.updates = 2
 
 
 # ------------------------------------------------------------------------ the vectors' schedule
@@ -223,3 +232,144 @@ def test_a_classical_check_of_a_run_from_a_bad_w0_names_the_cumulative_margin():
     v = violation.value
     assert v.inequality == "w_f.w_{t+1} >= (t+1)*eta*rho" and v.step == 0
     assert (v.lhs, v.rhs) == (Fraction(1, 2), 1)
+
+
+@pytest.mark.parametrize("zero, y", [("correct", 1), ("correct", -1), ("positive", 1),
+                                     ("negative", -1)])
+def test_a_zero_score_update_that_the_convention_calls_correct_is_a_violation(zero, y):
+    ds = pla.Dataset.from_rows([[1]], [y], bias=False)
+    monitor = Monitor(ds, pla.RunOptions(zero=zero), wf=[y])
+    with pytest.raises(ProofViolation) as violation:
+        monitor.on_update(0, 0, y, Fraction(0))
+    v = violation.value
+    assert v.inequality == f"the update is a mistake under the {zero!r} convention"
+    assert (v.step, v.lhs, v.rhs) == (0, "y w_t.x = 0", "a mistake")
+
+
+def test_norm_violations_report_both_sides_exactly_with_a_fractional_eta():
+    # x = 1, w_f = 1, eta = 1/2, R^2 claimed 1/16 (true: 1): ||w_1||^2 = 1/4
+    options = pla.RunOptions(eta=Fraction(1, 2))
+    monitor = Monitor(TIGHT, options, wf=[1], R2=Fraction(1, 16), trust_constants=True)
+    with pytest.raises(ProofViolation) as violation:
+        monitor.on_update(0, 0, 1, Fraction(0))
+    v = violation.value
+    assert v.inequality == "||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2"
+    assert (v.lhs, v.rhs) == (Fraction(1, 4), Fraction(1, 64))
+    # from w_0 = (-1/4, 5) held to the classical form: ||w_1||^2 = 401/16 > 1 * eta^2 * R^2
+    ds = pla.Dataset.from_rows([[1, 0]], [1], bias=False)
+    options = pla.RunOptions(eta=Fraction(1, 2), w0=(Fraction(-1, 4), 5))
+    monitor = Monitor(ds, options, wf=[1, 0], classical=True)
+    with pytest.raises(ProofViolation) as violation:
+        monitor.on_update(0, 0, 1, Fraction(-1, 4))
+    v = violation.value
+    assert v.inequality == "||w_{t+1}||^2 <= (t+1)*eta^2*R^2"
+    assert (v.lhs, v.rhs) == (Fraction(401, 16), Fraction(1, 4))
+
+
+def test_a_generalised_run_with_negative_A_and_positive_margin_passes():
+    # w_0 = (-100, 1000), w_f = (1, 0): the one update (row 0) gives w_1 = (1, 1000):
+    # w_f.w_1 = 1 >= 0 > A_1 = -99, and ||w_1||^2 = 1000001 is far above A_1^2 / ||w_f||^2
+    ds = pla.Dataset.from_rows([[101, 0], [1, 0]], [1, 1], bias=False)
+    options = pla.RunOptions(w0=(-100, 1000))
+    result, report = _monitored(ds, options, [1, 0], paranoid=True)
+    assert result.updates == 1 and result.halted and not report.classical
+    assert report.rho == 1 and report.updates <= report.bound_updates
+
+
+# ------------------------------------------------- every check on its own (failures collected)
+
+
+class CollectingMonitor(Monitor):
+    """A monitor that records each failed inequality and goes on, so that the checks that
+    follow a failure run too (each check is then tested on its own, not masked by an earlier
+    one: the cosine bound and the bound on t follow from the inequalities before them)."""
+
+    def __init__(self, *args, **kwargs):
+        self.failures = []
+        super().__init__(*args, **kwargs)
+
+    def _fail(self, name, t, lhs, relation, rhs, detail=""):
+        self.failures.append((name, t, lhs, relation, rhs))
+
+
+TWO = pla.Dataset.from_rows([[2]], [1], bias=False)     # x = 2, w_f = 1: rho = 2, R^2 = 4
+
+
+def test_a_too_large_claimed_rho_fails_every_inequality_that_uses_it_classical():
+    monitor = CollectingMonitor(TWO, pla.RunOptions(), wf=[1], rho=3, trust_constants=True)
+    result = pla.run(TWO, on_step=monitor)
+    monitor.finish(result)
+    assert monitor.bound == Fraction(4, 9) and monitor.bound_updates == 0
+    assert monitor.failures == [
+        ("w_f.w_{t+1} >= w_f.w_t + eta*rho", 0, 2, ">=", 3),
+        ("w_f.w_{t+1} >= (t+1)*eta*rho", 0, 2, ">=", 3),
+        ("cosine bound (w_f.w_{t+1})^2 * R^2 >= (t+1)*rho^2*||w_{t+1}||^2", 0, 16, ">=", 36),
+        ("generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * ||w_{t+1}||^2", 0,
+         16, ">=", 36),
+        ("t+1 <= R^2*||w_f||^2/rho^2", 0, 1, "<=", Fraction(4, 9)),
+        ("T <= R^2*||w_f||^2/rho^2", "end", 1, "<=", Fraction(4, 9)),
+    ]
+
+
+def test_a_too_large_claimed_rho_fails_every_inequality_that_uses_it_generalised():
+    monitor = CollectingMonitor(TWO, pla.RunOptions(), wf=[1], rho=3, trust_constants=True,
+                                classical=False)
+    monitor.finish(pla.run(TWO, on_step=monitor))
+    assert monitor.bound_updates == 0           # 9 T^2 <= 4 T only at T = 0
+    bound = ("t+1 <= generalised bound (largest T with A_T < 0 or A_T^2 <= ||w_f||^2 B_T)", 0,
+             1, "<=", 0)
+    assert monitor.failures == [
+        ("w_f.w_{t+1} >= w_f.w_t + eta*rho", 0, 2, ">=", 3),
+        ("w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho", 0, 2, ">=", 3),
+        ("generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * ||w_{t+1}||^2", 0,
+         16, ">=", 36),
+        bound,
+        ("T <= generalised bound", "end", 1, "<=", 0),
+    ]
+
+
+def test_the_cosine_bound_is_checked_when_w_f_w_t_is_zero():
+    # w_0 = (-2, 1), x = (2, 0), w_f = (1, 0), rho claimed 3: w_1 = (0, 1), w_f.w_1 = 0 < A_1 = 1
+    ds = pla.Dataset.from_rows([[2, 0]], [1], bias=False)
+    monitor = CollectingMonitor(ds, pla.RunOptions(w0=(-2, 1)), wf=[1, 0], rho=3,
+                                trust_constants=True)
+    monitor.on_update(0, 0, 1, Fraction(-4))
+    names = [failure[0] for failure in monitor.failures]
+    assert "generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * ||w_{t+1}||^2" \
+        in names
+    cosine = monitor.failures[names.index(
+        "generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * ||w_{t+1}||^2")]
+    assert cosine[2:] == (0, ">=", 1)
+
+
+def test_the_proof_hypothesis_is_checked_even_after_the_convention_check():
+    # w_0 = 1 on x = 1: y w_0.x = 1 > 0 is no mistake, and breaks the proof's hypothesis
+    monitor = CollectingMonitor(TIGHT, pla.RunOptions(w0=(1,)), wf=[1])
+    monitor.on_update(0, 0, 1, Fraction(1))
+    assert monitor.failures[:2] == [
+        ("the update is a mistake under the 'mistake' convention", 0, "y w_t.x = 1", "is",
+         "a mistake"),
+        ("mistake hypothesis: y_n w_t.x_n <= 0", 0, 1, "<=", 0),
+    ]
+
+
+def test_a_corrupted_running_norm_breaks_the_norm_identity():
+    # w_0 = -1 on x = 1: ||w_1||^2 = 0, but ||w_0||^2 is taken as 5 instead of 1
+    monitor = Monitor(TIGHT, pla.RunOptions(w0=(-1,)), wf=[1])
+    monitor.N = 5
+    with pytest.raises(ProofViolation) as violation:
+        monitor.on_update(0, 0, 1, Fraction(-1))
+    v = violation.value
+    assert v.inequality.startswith("identity ||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n")
+    assert (v.lhs, v.rhs) == (0, 4)               # 5 + 2*(-1) + 1
+
+
+def test_a_corrupted_running_margin_is_caught_by_the_direct_product():
+    first = pla.run(TEXTBOOK, order="first").steps[0]
+    monitor = Monitor(TEXTBOOK, pla.RunOptions(order="first"), wf=WSTAR, paranoid=True)
+    monitor.P += 1
+    with pytest.raises(ProofViolation) as violation:
+        monitor(first)
+    v = violation.value
+    assert v.inequality == "w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n" and v.step == 0
+    assert v.rhs - v.lhs == Fraction(1, monitor.Df * monitor.D)
