@@ -1,0 +1,124 @@
+"""The mutation tester itself (tests/mutation_testing.py, ``make mutation``): what it mutates,
+that a mutant the tests must catch is killed and an equivalent one survives, and that the
+recorded run it wrote is complete and shown on the Design page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.mutation_testing import (
+    MutationTree, mutants_of, mutated_source, run_mutant, survivor_key, unmutated_source, _pytest,
+)
+from verify.docsite.mutation_score import MARKER, expand_mutation_marker, mutation_markdown
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SAMPLE = '''"""Module docstring: x < 1 is not code."""
+LIMIT: int = 3
+
+
+def check(x: int, ok: bool = True) -> int:
+    """Docstring with x > 0."""
+    if x < LIMIT and ok:
+        raise ValueError(f"x = {x + 1} is too small")
+    return -x if not ok else x + 1
+'''
+
+
+def test_the_mutator_knows_every_operator_and_skips_docs_messages_and_annotations():
+    found = [(m.line, m.operator, m.description) for m in mutants_of(SAMPLE, "sample.py")]
+    assert found == [
+        (2, "constant", "3 -> 4"),
+        (5, "constant", "True -> False"),
+        (7, "negate-if", "if c -> if not c"),
+        (7, "boolean", "and -> or"),
+        (7, "compare", "< -> <="),
+        (8, "no-raise", "raise -> pass"),
+        (9, "negate-if", "a if c else b -> a if not c else b"),
+        (9, "not", "not x -> x"),
+        (9, "arithmetic", "+ -> -"),
+        (9, "constant", "1 -> 0"),
+    ]
+    assert all(m.function == "check" for m in mutants_of(SAMPLE, "sample.py")[1:])
+
+
+def test_each_mutant_changes_exactly_its_point():
+    mutants = mutants_of(SAMPLE, "sample.py")
+    baseline = unmutated_source(SAMPLE)
+    texts = [mutated_source(SAMPLE, m) for m in mutants]
+    assert len(set(texts)) == len(texts) and baseline not in texts
+    assert "if not (x < LIMIT and ok):" in texts[2]
+    assert "if x < LIMIT or ok:" in texts[3]
+    assert "if x <= LIMIT and ok:" in texts[4]
+    assert "raise" not in texts[5] and "pass" in texts[5]
+    assert "return -x if ok else x + 1" in texts[7]
+    assert "f'x = {x + 1} is too small'" in texts[8]      # messages are left alone
+    for text in texts:                                     # so are the docstrings
+        assert "x < 1 is not code" in text and "Docstring with x > 0." in text
+
+
+def test_a_mutant_of_another_source_is_refused():
+    mutant = mutants_of(SAMPLE, "sample.py")[4]
+    with pytest.raises(ValueError, match="does not have this mutant"):
+        mutated_source(SAMPLE.replace("x < LIMIT", "x == LIMIT"), mutant)
+
+
+def test_mutants_of_the_kernel_are_killed_or_survive_as_they_must():
+    """End to end on a sample of the kernel: the unmutated copy passes the tests, every mutant of
+    check_mistake_count is killed, and an equivalent mutant (labels are +-1, so y < 0 and
+    y <= 0 agree) survives.  The real verify/kernel.py is never written."""
+    path = "verify/kernel.py"
+    real = ROOT / path
+    source, before = real.read_text(), real.stat().st_mtime_ns
+    tests = [f"tests/test_kernel_edges.py::{name}" for name in (
+        "test_count_mistakes_under_each_sign_convention",
+        "test_check_mistake_count_accepts_only_the_exact_count")]
+    mutants = mutants_of(source, path)
+    must_die = [m for m in mutants if m.function == "check_mistake_count"]
+    lines = source.splitlines()
+    equivalent = [m for m in mutants if m.function == "count_mistakes"
+                  and m.description == "< -> <=" and "y < 0" in lines[m.line - 1]]
+    assert len(must_die) == 3 and len(equivalent) == 1
+    tree = MutationTree()
+    try:
+        tree.write(path, unmutated_source(source))
+        status, _, detail = _pytest(tree, tests, 120)
+        assert status == "survived", detail
+        tree.write(path, source)
+        outcomes = [run_mutant(tree, source, m, tests, 120) for m in must_die + equivalent]
+        assert [o.status for o in outcomes] == ["killed"] * 3 + ["survived"], outcomes
+        assert (tree.dir / path).read_text() == source                # restored after each
+    finally:
+        tree.remove()
+    assert not tree.dir.exists()
+    assert real.read_text() == source and real.stat().st_mtime_ns == before
+
+
+def test_survivor_keys_ignore_line_numbers_but_not_the_code():
+    mutant = mutants_of(SAMPLE, "sample.py")[4]
+    key = survivor_key(SAMPLE.splitlines(), mutant)
+    moved = "\n\n" + SAMPLE
+    assert survivor_key(moved.splitlines(), mutants_of(moved, "sample.py")[4]) == key
+    assert key == "sample.py:check:< -> <=@if x < LIMIT and ok:@3"
+
+
+def test_the_recorded_run_explains_every_survivor_and_renders_on_the_design_page():
+    report = json.loads((ROOT / "benchmarks" / "results" / "mutation.json").read_text())
+    assert not report["partial"] and report["counts"]["error"] == 0
+    assert report["total"] == sum(report["counts"].values()) == report["score"]["total"]
+    assert report["score"]["detected"] == report["counts"]["killed"] + report["counts"]["timeout"]
+    assert report["score"]["percent"] >= 95
+    assert set(report["files"]) == {"verify/kernel.py", "verify/monitor.py"}
+    for survivor in report["survivors"]:
+        assert survivor["reason"], f"survivor without a reason: {survivor['key']}"
+    text = mutation_markdown(report)
+    assert f"{report['score']['detected']} of {report['total']} mutants" in text
+    assert report["date"][:10] in text
+    assert text.count("\n| `verify/") == 2 + len(report["survivors"])
+    page = (ROOT / "docs" / "design.md").read_text()
+    assert MARKER.search(page)
+    assert not MARKER.search(expand_mutation_marker(page, ROOT / "benchmarks" / "results" /
+                                                    "mutation.json"))
