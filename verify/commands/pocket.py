@@ -34,14 +34,6 @@ COMPARE_CHOICES = ("pocket", "previous")
 
 __all__ = ["register", "handle", "experiment_json", "run_json"]
 
-_ZERO_TEXT = {
-    "mistake": "a zero score is a mistake (y w.x <= 0)",
-    "positive": "sign(0) = +1",
-    "negative": "sign(0) = -1",
-    "correct": "a zero score is never a mistake (y w.x < 0)",
-}
-
-
 def register(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "pocket", help="the Pocket algorithm for non-separable data (many seeded runs)",
@@ -183,6 +175,7 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
 
 def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperiment,
                      args: argparse.Namespace, jobs: int) -> None:
+    from verify.commands.run import ZERO_CONVENTION_TEXT
     from verify.pocket_checks import checks_made
 
     o = study.options
@@ -196,7 +189,7 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
     w0 = "0" if o.w0 is None else format_vector(o.w0)
     compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
     print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "
-          f"{_ZERO_TEXT[o.zero]}; w_t+1 compared with {compare}")
+          f"{ZERO_CONVENTION_TEXT[o.zero]}; w_t+1 compared with {compare}")
     returned = "the last w_t (--last)" if o.keep == "last" else "the pocket"
     if len(runs) == 1:
         r = runs[0]

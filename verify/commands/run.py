@@ -31,7 +31,7 @@ NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
 #: The probe run before the non-separability search allows this many updates per example.
 PROBE_UPDATES_PER_EXAMPLE = 10
 
-_ZERO_TEXT = {
+ZERO_CONVENTION_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
     "positive": "sign(0) = +1",
     "negative": "sign(0) = -1",
@@ -298,7 +298,7 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
           f"sha256 {dataset.fingerprint[:16]}")
     seed = f", seed {o.seed}" if o.order.startswith("random") else ""
     w0 = "0" if o.w0 is None else format_vector(o.w0)
-    print(f"options  order {o.order}{seed}, eta {o.eta}, w0 {w0}; {_ZERO_TEXT[o.zero]}")
+    print(f"options  order {o.order}{seed}, eta {o.eta}, w0 {w0}; {ZERO_CONVENTION_TEXT[o.zero]}")
     if result.halted:
         print(f"result   halted: no mistake left after {result.updates} updates "
               f"({result.epochs} epochs)")
