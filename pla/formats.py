@@ -312,7 +312,8 @@ def _parse_coq(lines: list[tuple[int, str]], reader: _Reader, last_line: int) ->
     if len(lines) < expected:
         found = (len(lines) - 2) // (d + 1)
         raise reader.error(last_line, f"the header says {n} examples of {d} features, "
-                                      f"but the file ends after {found} complete examples")
+                                      f"but the file ends after {found} complete "
+                                      f"example{'' if found == 1 else 's'}")
     if len(lines) > expected:
         raise reader.error(lines[expected][0], f"more lines than the header's {n} examples "
                                                f"of {d} features")

@@ -127,7 +127,7 @@ BAD = [
     ("one.dat", "1\n", 1, "found 1 column"),
     ("cols.csv", "a,b,y\n1,2,1\n1,2\n", 3, "expected 3 columns, found 2"),
     ("field.csv", "1,,1\n", 1, "empty field in column 2"),
-    ("short.coq", "2\n2\n1\n1\n2\n", 6, "ends after 1 complete examples"),
+    ("short.coq", "2\n2\n1\n1\n2\n", 6, "ends after 1 complete example"),
     ("long.coq", "1\n1\n1\n5\n0\n", 5, "more lines than"),
     ("label.coq", "1\n1\n-1\n5\n", 3, "label '-1' is not 0 or 1"),
     ("count.coq", "x\n1\n", 1, "number of examples"),
