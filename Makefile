@@ -62,6 +62,7 @@ clean:
 # which the Benchmarks page of the docs turns into tables.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engines.py
+	$(BIN)/python benchmarks/check_overhead.py
 
 # Pocket speed (issue 6): 2,000 runs x 50 updates on 500 x 4 data, test error on 500 more points.
 .PHONY: bench-pocket
