@@ -179,6 +179,10 @@ def format_number(value: Fraction | int, limit: int = 40) -> str:
     '-3/2'
     >>> format_number(Fraction(10**50 + 1, 3 * 10**49))
     '≈3.33333 (exact: a 51/50-digit fraction)'
+    >>> format_number(Fraction(-(10**50 + 1), 3 * 10**51))
+    '≈-0.0333333 (exact: a 51/52-digit fraction)'
+    >>> format_number(Fraction(10**60 + 1, 3))
+    '≈3.33333e+59 (exact: a 61/1-digit fraction)'
     """
     value = Fraction(value)
     text = str(value)
@@ -190,9 +194,13 @@ def format_number(value: Fraction | int, limit: int = 40) -> str:
         exponent -= 1
     scaled = _times_power_of_ten(num, 5 - exponent) // den if exponent <= 5 else \
         num // (den * 10 ** (exponent - 5))
-    digits = str(scaled)
-    mantissa = f"{digits[0]}.{digits[1:]}"
-    shown = mantissa if exponent == 0 else f"{mantissa}e{exponent:+d}"
+    digits = str(scaled)                       # 6 significant digits, truncated
+    if 0 <= exponent <= 4:
+        shown = f"{digits[:exponent + 1]}.{digits[exponent + 1:]}"
+    elif -4 <= exponent < 0:
+        shown = "0." + "0" * (-exponent - 1) + digits
+    else:
+        shown = f"{digits[0]}.{digits[1:]}e{exponent:+d}"
     sign = "-" if value < 0 else ""
     size = (f"{len(str(num))}/{len(str(den))}-digit fraction" if den != 1
             else f"{len(str(num))}-digit integer")
