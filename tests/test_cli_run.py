@@ -129,3 +129,18 @@ def test_make_data_refuses_an_impossible_margin(tmp_path):
 def test_help_lists_the_commands():
     done = pla_cli("--help")
     assert done.code == 0 and "run" in done.out and "make-data" in done.out
+
+
+def test_a_reader_that_leaves_early_is_not_an_error(tmp_path):
+    import subprocess
+    import sys
+    data = data_file(tmp_path, XOR)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from verify.cli import main; sys.exit(main())",
+         "run", data, "--steps", "--max-updates", "5000", "--order", "first"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()          # like `pla run ... | head -1`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipe" not in err

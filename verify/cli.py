@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -37,13 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"verify.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"verify.commands.{name}":
-                continue  # a command that is not part of this build
-            raise
-        module.register(subparsers)
+        importlib.import_module(f"verify.commands.{name}").register(subparsers)
     return parser
 
 
@@ -71,9 +66,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pla: interrupted", file=sys.stderr)
         code = 130
+    except BrokenPipeError:  # `pla run ... | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    try:
+        sys.stdout.flush()
     except BrokenPipeError:
-        code = 0
-    sys.stdout.flush()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return code
 
 
