@@ -134,13 +134,14 @@ def test_help_lists_the_commands():
 def test_a_reader_that_leaves_early_is_not_an_error(tmp_path):
     import subprocess
     import sys
-    data = data_file(tmp_path, XOR)
+    # One wide example: the --json output (20,001 weights) is larger than a pipe's buffer.
+    data = data_file(tmp_path, " ".join(["3"] * 20_000) + " 1\n", name="wide.dat")
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from verify.cli import main; sys.exit(main())",
-         "run", data, "--steps", "--max-updates", "5000", "--order", "first"],
+         "run", data, "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()          # like `pla run ... | head -1`
     err = proc.stderr.read().decode()
-    proc.wait(timeout=60)
+    assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
