@@ -53,15 +53,10 @@ def _dat(data: bytes, labels: str, bias: bool, path: str,
          max_data_digits: int | None = None) -> Dataset | None:
     import numpy as np
 
-    numbers = read_numbers(data)
-    if numbers is None or numbers.count == 0:
+    matrix = _matrix(np, read_numbers(data))
+    if matrix is None:
         return None
-    table = _table(np, numbers.line, numbers.count)
-    if table is None:
-        return None
-    rows, width = table
-    num = numbers.num.reshape(rows, width)
-    den = numbers.den.reshape(rows, width)
+    num, den = matrix
     return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
                   max_data_digits)
 
@@ -89,19 +84,15 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
     body = data[body_start:]
     # Every line holds exactly one number between consecutive commas: the same numbers, in
     # the same places, as when each comma is a space, provided each field holds one token.
-    numbers = read_numbers(body.replace(b",", b" "), first_line=2 if header else 1)
-    if numbers is None or numbers.count == 0:
+    matrix = _matrix(np, read_numbers(body.replace(b",", b" "), first_line=2 if header else 1))
+    if matrix is None:
         return None
-    table = _table(np, numbers.line, numbers.count)
-    if table is None:
-        return None
-    rows, width = table
+    num, den = matrix
+    rows, width = num.shape
     if width < 2 or not _one_token_per_field(np, body, rows, width):
         return None
     if header and first.count(b",") + 1 != width:
         return None
-    num = numbers.num.reshape(rows, width)
-    den = numbers.den.reshape(rows, width)
     return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
                   max_data_digits)
 
@@ -150,6 +141,16 @@ def _coq(data: bytes, bias: bool, path: str,
     den = numbers.den[2:].reshape(n, d + 1)
     return _build(np, num[:, 1:], den[:, 1:], num[:, 0], den[:, 0], "01", bias, path,
                   max_data_digits)
+
+
+def _matrix(np: Any, numbers: Any) -> tuple[Any, Any] | None:
+    """Numerators and denominators as rows × width arrays, when every line has the same width."""
+    if numbers is None or numbers.count == 0:
+        return None
+    table = _table(np, numbers.line, numbers.count)
+    if table is None:
+        return None
+    return numbers.num.reshape(table), numbers.den.reshape(table)
 
 
 def _table(np: Any, line: Any, count: int) -> tuple[int, int] | None:

@@ -86,12 +86,7 @@ def load(
     default is the last column.  ``features`` (libsvm only) fixes the number of features.
     """
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
-    return loads(raw, path=path, format=format or format_for_path(path), labels=labels,
+    return loads(_read_bytes(path), path=path, format=format or format_for_path(path), labels=labels,
                  bias=bias, label_column=label_column, features=features, limits=limits)
 
 
@@ -102,12 +97,15 @@ def read_text(path: str | os.PathLike[str]) -> str:
     naming the line.
     """
     path = os.fspath(path)
+    return _decode(_read_bytes(path), path)
+
+
+def _read_bytes(path: str) -> bytes:
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            return handle.read()
     except OSError as exc:
         raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
-    return _decode(raw, path)
 
 
 def loads(
