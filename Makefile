@@ -69,8 +69,8 @@ bench: $(STAMP)
 bench-pocket: $(STAMP)
 	$(BIN)/python benchmarks/pocket_runs.py
 
-# Mutation testing of the checkers (reliability): every mutant of verify/kernel.py and
-# verify/monitor.py against their tests, 2 workers, tens of minutes; writes
+# Mutation testing of the checkers (reliability): every mutant of verify/kernel/ and
+# verify/checks/monitor.py against their tests, 2 workers, tens of minutes; writes
 # benchmarks/results/mutation.json, which the Design page of the docs shows.
 .PHONY: mutation
 mutation: $(STAMP)

@@ -9,8 +9,8 @@ import time
 
 import pla
 from pla.generate import separable_data
-from verify.certificates import certify
-from verify.monitor import Monitor
+from verify.search.certificates import certify
+from verify.checks.monitor import Monitor
 
 CASES = [(1000, 5, "1/100"), (2000, 10, "1/200"), (5000, 3, "1/200")]
 REPEATS = 3

@@ -35,7 +35,7 @@ import pla
 from pla.experiments import default_jobs, repeat_pocket, run_seeds
 from pla.noise import noisy_data
 from pla.pocket import PocketOptions, PocketProblem, reference_pocket
-from verify.pocket_checks import checked_pocket_run
+from verify.checks.pocket import checked_pocket_run
 
 
 def _data() -> tuple[pla.Dataset, pla.Dataset]:

@@ -1,5 +1,7 @@
 """pla: the Perceptron Learning Algorithm in exact arithmetic, every step recorded.
 
+Role: computes (data, engines, Pocket, traces); never imports :mod:`verify`, never sympy.
+
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 >>> r = pla.run(ds, order="first")

@@ -22,6 +22,7 @@ __all__ = [
     "MAX_EXPONENT",
     "MAX_DIGITS",
     "parse_number",
+    "is_number",
     "parse_fraction",
     "format_fraction",
     "to_fraction",
@@ -101,6 +102,19 @@ def parse_number(token: str, *, max_digits: int = MAX_DIGITS,
         num = -num
     g = gcd(num, den)
     return num // g, den // g
+
+
+def is_number(token: str) -> bool:
+    """Whether ``token`` reads as one exact number (used to tell a csv header from data).
+
+    >>> is_number("3/4"), is_number("1e-3"), is_number("x1")
+    (True, True, False)
+    """
+    try:
+        parse_number(token)
+    except NumberError:
+        return False
+    return True
 
 
 def parse_fraction(token: str) -> Fraction:

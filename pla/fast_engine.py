@@ -20,7 +20,7 @@ for every order, learning rate, w₀, zero convention and budget (tests/test_fas
 this step for step, also with a tiny ``word_limit`` that forces the big-integer path).
 
 >>> from pla.dataset import Dataset
->>> from pla.perceptron import RunOptions
+>>> from pla.runs import RunOptions
 >>> ds = Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 >>> w, updates, epochs, halted = run_fast(ds, RunOptions(order="first"))
 >>> [str(v) for v in w], updates, epochs, halted
@@ -38,9 +38,10 @@ from math import lcm
 from operator import mul
 from typing import TYPE_CHECKING, Any, Callable
 
+from pla.runs import Budget, RunOptions, Step, visiting_order
+
 if TYPE_CHECKING:  # pragma: no cover
     from pla.dataset import Dataset
-    from pla.perceptron import Budget, RunOptions, Step
 
 __all__ = ["run_fast", "UpdateCallback", "INT64_LIMIT", "EngineStats"]
 
@@ -310,8 +311,6 @@ class _Engine:
             self.W64 = None
             self._settle()
         if self.on_step is not None and before is not None:
-            from pla.perceptron import Step
-
             self.on_step(Step(t, i, y, self.dataset.X[i], Fraction(s, self.D * self.L), before,
                               self.weights()))
 
@@ -329,7 +328,7 @@ def run_fast(
 ) -> tuple[tuple[Fraction, ...], int, int, bool]:
     """Run PLA on ``ds``; returns (w, updates, epochs, halted) exactly as the reference does.
 
-    ``on_step`` receives every :class:`~pla.perceptron.Step` (built only when given);
+    ``on_step`` receives every :class:`~pla.runs.Step` (built only when given);
     ``on_update(t, index, y, score)`` is a cheap alternative that builds no vectors.
     ``word_limit`` bounds the magnitudes the int64 path may meet (default 2⁶³ − 1); a smaller
     value forces the big-integer path earlier (tests use it) and never changes the results.
@@ -337,8 +336,6 @@ def run_fast(
     while provably exact, then int64, then big integers), ``int64`` (no floats at all) or
     ``bigint`` (Python integers only); the results are the same.
     """
-    from pla.perceptron import Budget, visiting_order
-
     if not 1 <= word_limit <= INT64_LIMIT:
         raise ValueError(f"word_limit must be in [1, 2**63 - 1], not {word_limit}")
     if carriers not in ("float", "int64", "bigint"):

@@ -22,6 +22,7 @@ from typing import Any
 
 from pla.bulk_numbers import read_numbers
 from pla.dataset import Dataset
+from pla.exact import is_number
 
 __all__ = ["fast_dataset", "FAST_PATH_MIN_BYTES"]
 
@@ -65,7 +66,6 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
          label_column: int | str | None, max_data_digits: int | None = None) -> Dataset | None:
     import numpy as np
 
-    from pla.formats import _is_number
 
     if label_column is not None or b"," not in data or b"#" in data:
         return None
@@ -77,7 +77,7 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
         fields = [f.strip() for f in first.decode("utf-8").strip().split(",")]
     except UnicodeDecodeError:
         return None
-    header = all(not _is_number(f) for f in fields)
+    header = all(not is_number(f) for f in fields)
     body_start = first_end + 1 if header else 0
     if header and first_end < 0:
         return None

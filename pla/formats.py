@@ -20,7 +20,7 @@ from math import lcm
 from typing import Iterator, Literal
 
 from pla.dataset import DataError, Dataset
-from pla.exact import MAX_DIGITS, MAX_EXPONENT, NumberError, parse_number
+from pla.exact import MAX_DIGITS, MAX_EXPONENT, NumberError, is_number, parse_number
 from pla.fast_formats import FAST_PATH_MIN_BYTES, fast_dataset
 
 __all__ = ["load", "loads", "read_text", "FORMATS", "format_for_path", "LabelScheme", "Limits",
@@ -241,7 +241,7 @@ def _parse_csv(
     first_number, first_line = lines[0]
     first_fields = [f.strip() for f in first_line.split(",")]
     header: list[str] | None = None
-    if all(not _is_number(f) for f in first_fields):
+    if all(not is_number(f) for f in first_fields):
         header = first_fields
         lines = lines[1:]
         if not lines:
@@ -282,14 +282,6 @@ def _label_index(
     if not -width <= label_column < width:
         raise reader.error(line, f"label column {label_column} is outside the {width} columns")
     return label_column % width
-
-
-def _is_number(token: str) -> bool:
-    try:
-        parse_number(token)
-    except NumberError:
-        return False
-    return True
 
 
 def _parse_coq(lines: list[tuple[int, str]], reader: _Reader, last_line: int) -> _Parsed:

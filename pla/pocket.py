@@ -88,7 +88,7 @@ class PocketOptions:
     >>> PocketOptions(updates=5, compare="wt")
     Traceback (most recent call last):
     ...
-    pla.perceptron.OptionError: unknown pocket comparison 'wt' (choose from pocket, previous)
+    pla.runs.OptionError: unknown pocket comparison 'wt' (choose from pocket, previous)
     """
 
     updates: int

@@ -2,6 +2,10 @@
 
 import os
 import sys
+from pathlib import Path
+
+# The site's build machinery (docs/hooks/sitebuild/) is not installed; tests import it from there.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "hooks"))
 
 from hypothesis import HealthCheck, Phase, settings
 

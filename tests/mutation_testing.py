@@ -1,7 +1,7 @@
 """Mutation testing of the checkers: mutate the trusted kernel and the monitor, run their tests.
 
 ``make mutation`` runs ``python -m tests.mutation_testing``: every mutant of
-``verify/kernel.py`` and ``verify/monitor.py`` (see :data:`OPERATORS`) is written into a
+the files of ``verify/kernel/`` and ``verify/checks/monitor.py`` (see :data:`OPERATORS`) is written into a
 private copy of the package in a temporary directory -- the real files are never touched --
 and the tests that exercise that part of the code are run against it with ``pytest -x``.
 A mutant is *killed* when a test fails (or the mutated module no longer imports), *timed out*
@@ -88,7 +88,7 @@ class Mutant:
 
     @property
     def ident(self) -> str:
-        """``path:line#number``, e.g. ``verify/kernel.py:851#203``."""
+        """``path:line#number``, e.g. ``verify/kernel/certificates.py:51#203``."""
         return f"{self.path}:{self.line}#{self.number}"
 
 
@@ -265,16 +265,12 @@ _MONITOR_TESTS = ("tests/test_monitor.py", "tests/test_monitor_edges.py",
                   "tests/test_audit_evidence.py")
 
 
-def _kernel_tests(source: str) -> Callable[[Mutant], tuple[str, ...]]:
-    lines = source.splitlines()
-    start = next(i for i, text in enumerate(lines, 1) if text.startswith("# --- certificates ---"))
-    return lambda m: _KERNEL_CERTIFICATE_TESTS if m.line >= start else _KERNEL_DERIVATION_TESTS
-
-
 #: The mutated files and, for each, which tests run against a mutant (fast ones first).
 TARGETS: dict[str, Callable[[str], Callable[[Mutant], tuple[str, ...]]]] = {
-    "verify/kernel.py": _kernel_tests,
-    "verify/monitor.py": lambda source: (lambda m: _MONITOR_TESTS),
+    "verify/kernel/terms.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
+    "verify/kernel/derivations.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
+    "verify/kernel/certificates.py": lambda source: (lambda m: _KERNEL_CERTIFICATE_TESTS),
+    "verify/checks/monitor.py": lambda source: (lambda m: _MONITOR_TESTS),
 }
 
 

@@ -1,4 +1,4 @@
-"""``verify.audit``: honest traces pass; any change to any number on any line is detected."""
+"""``verify.checks.audit``: honest traces pass; any change to any number on any line is detected."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import pla
 from pla.trace import TraceWriter, header_record, step_record, summary_record
-from verify.audit import TraceUnreadable, audit, audit_text
+from verify.checks.audit import TraceUnreadable, audit, audit_text
 
 DATA = pla.Dataset.from_rows(
     [[3, 3], [4, 3], [1, 1], ["1/2", -2], [-1, "0.5"]], [1, 1, -1, 1, -1])

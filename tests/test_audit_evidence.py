@@ -15,7 +15,7 @@ import pytest
 
 import pla
 from pla.pocket import pocket
-from verify import audit_evidence as audit
+import sitebuild.audit_evidence as audit
 from verify import kernel
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from verify.docsite.benchmark_tables import MARKER, benchmark_markdown, expand_benchmark_marker
+from sitebuild.benchmark_tables import MARKER, benchmark_markdown, expand_benchmark_marker
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,11 +10,11 @@ from hypothesis import given, settings, strategies as st
 
 import pla
 import verify
-import verify.certificates as certificates
+import verify.search.certificates as certificates
 from pla.generate import separable_data
 from tests.strategies import datasets
 from verify import kernel
-from verify.certificates import NonSeparable, Separator, certify, check_weights, separator_for
+from verify.search.certificates import NonSeparable, Separator, certify, check_weights, separator_for
 
 
 def _dot(u, v):

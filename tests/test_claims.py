@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from verify.claim_parser import ClaimSyntaxError, parse_claim
+from verify.claims.parser import ClaimSyntaxError, parse_claim
 from verify.claims import check_claim_text, find_claim_blocks
 
 

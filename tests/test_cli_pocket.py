@@ -262,6 +262,6 @@ def test_ctrl_c_stops_every_process_with_exit_130(tmp_path):
 
 def test_cli_choices_match_the_library():
     from pla.pocket import COMPARES
-    from verify.commands.pocket import COMPARE_CHOICES
+    from verify.cli.pocket import COMPARE_CHOICES
 
     assert COMPARE_CHOICES == COMPARES

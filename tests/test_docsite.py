@@ -1,4 +1,4 @@
-"""The site machinery (verify.docsite): maths, command blocks, macros, examples, doctest blocks."""
+"""The site machinery (sitebuild): maths, command blocks, macros, examples, doctest blocks."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.docsite.commands import (
+from sitebuild.commands import (
     CommandFailed,
     PageBlockError,
     expand_command_blocks,
     parse_block_options,
 )
-from verify.docsite.doctest_blocks import wrap_doctest_blocks
-from verify.docsite.examples import (
+from sitebuild.doctest_blocks import wrap_doctest_blocks
+from sitebuild.examples import (
     DATA,
     RUNS,
     ExampleBook,
@@ -26,8 +26,8 @@ from verify.docsite.examples import (
     check_page_examples,
     separator_facts,
 )
-from verify.docsite.macros import MacroError, expand_macros, expand_macros_in_markdown, format_value
-from verify.docsite.mathml import MathRenderError, latex_to_mathml, render_math_in_html
+from sitebuild.macros import MacroError, expand_macros, expand_macros_in_markdown, format_value
+from sitebuild.mathml import MathRenderError, latex_to_mathml, render_math_in_html
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 import pla
 from pla.trace import TraceWriter, header_record, step_record, summary_record
-from verify.audit import TraceUnreadable, audit_text
+from verify.checks.audit import TraceUnreadable, audit_text
 
 DATA = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1], ["1/2", -2]], [1, 1, -1, 1])
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given, strategies as st
 
 import pla
-from verify.checked_run import read_weights
+from verify.checks.checked_run import read_weights
 
 LINES = st.sampled_from(["1", "-0.5", "1/3", "# c", "", "  2.5e-3  ", "nan", "x", "1 2", "\ufeff1",
                          "0.1000000000000000055511151231257827", "inf", "1/0", "3 # w0"])

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 import pla
 from tests.strategies import datasets, separable_datasets
 from verify import kernel
-from verify.certificates import NonSeparable, Separator, certify
+from verify.search.certificates import NonSeparable, Separator, certify
 
 XOR = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [1, 1, -1, -1])
 LINE = pla.Dataset.from_rows([[-3], [-2], [2], [5]], [-1, -1, 1, 1])   # w* = (0, 1/2)

@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 import pla
 from tests.strategies import etas, run_orders, separable_datasets, small_fractions, zeros
-from verify.certificates import certify
-from verify.checked_run import checked_run
-from verify.monitor import Monitor, ProofViolation
+from verify.search.certificates import certify
+from verify.checks.checked_run import checked_run
+from verify.checks.monitor import Monitor, ProofViolation
 
 TEXTBOOK = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 WSTAR = certify(TEXTBOOK)

@@ -2,7 +2,7 @@
 generalised bound, the vector checks' schedule, and every way an update can be malformed.
 
 These tests were written to kill the mutants that ``make mutation`` (tests/mutation_testing.py)
-found surviving in verify/monitor.py.
+found surviving in verify/checks/monitor.py.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from hypothesis import given, settings, strategies as st
 
 import pla
 from tests.strategies import separable_datasets, small_fractions
-from verify.certificates import certify
-from verify.monitor import Monitor, ProofViolation
+from verify.search.certificates import certify
+from verify.checks.monitor import Monitor, ProofViolation
 
 #: One point x = 1 with y = +1 and w_f = 1: rho = R^2 = ||w_f||^2 = 1, so the single update
 #: meets every inequality of the proof with equality (and T = 1 = the bound).

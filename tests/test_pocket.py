@@ -1,4 +1,4 @@
-"""The exact Pocket algorithm (pla.pocket) and its independent checks (verify.pocket_checks)."""
+"""The exact Pocket algorithm (pla.pocket) and its independent checks (verify.checks.pocket)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pla.pocket import (
     count_mistakes, error_rate, pocket,
 )
 from tests.strategies import datasets, etas, run_orders, separable_datasets, zeros
-from verify.pocket_checks import PocketCheckFailed, check_pocket_result, checked_pocket_run
+from verify.checks.pocket import PocketCheckFailed, check_pocket_result, checked_pocket_run
 
 # x = 3 (-), 0 (+), -3 (-): not separable.  The cyclic walk's mistakes are 3, 2, 2, 1, 3, 2.
 LITERAL_EXAMPLE = pla.Dataset.from_rows([[3], [0], [-3]], [-1, 1, -1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pla
 from tests.cli_runner import pla_cli
-from verify.docsite.pocket_figures import POCKET_DATA, POCKET_FIGURES, draw_pocket_figures, pocket_data
+from sitebuild.pocket_figures import POCKET_DATA, POCKET_FIGURES, draw_pocket_figures, pocket_data
 
 
 def test_figure_data_are_the_pages_make_data_output(tmp_path):
@@ -28,7 +28,7 @@ def test_every_figure_is_drawn(tmp_path):
 def test_the_committed_benchmark_results_render_as_the_pages_table():
     from pathlib import Path
 
-    from verify.docsite.pocket_benchmark import expand_pocket_benchmark
+    from sitebuild.pocket_benchmark import expand_pocket_benchmark
 
     results = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "pocket_runs.json"
     page = expand_pocket_benchmark("before\n<!-- pocket-benchmark -->\nafter\n", results)

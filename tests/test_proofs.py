@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from verify.commands import proof as proof_command
+from verify.cli import proof as proof_command
 from verify.proofs import GROUPS, builtin_proofs, check_builtin_proofs
-from verify.render import proof_pages
+from verify.present.render import proof_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,7 +101,7 @@ def test_unknown_theorem_is_a_usage_error():
 
 
 def test_pages_render_every_formula_to_mathml_and_the_nav_lists_them():
-    from verify.docsite.mathml import latex_to_mathml
+    from sitebuild.mathml import latex_to_mathml
     pages = proof_pages()
     assert set(pages) == {"proofs/index.md"} | {f"proofs/{p.name}.md" for p in builtin_proofs()}
     for text in pages.values():

@@ -1,7 +1,7 @@
 """Claims with sqrt and Abs render their auxiliary symbols back as √ and |·|."""
 
 from verify.claims import check_claim_text
-from verify.render import render_claim
+from verify.present.render import render_claim
 
 
 def test_sqrt_and_abs_render():

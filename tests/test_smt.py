@@ -1,4 +1,4 @@
-"""The optional z3 cross-check (verify/smt.py, `pla proof --smt`): a second opinion, never the
+"""The optional z3 cross-check (verify/search/smt.py, `pla proof --smt`): a second opinion, never the
 authority.  Every built-in step is confirmed (or at worst unknown), a false step is refuted with a
 real counterexample, and the translator refuses anything outside its whitelist."""
 
@@ -20,7 +20,7 @@ from verify.kernel import Chain, Derivation, Fact, Link, dot
 from verify.proofs import check_builtin_proofs
 
 z3 = pytest.importorskip("z3")  # the smt extra is part of `dev`; skip where it is missing
-smt = pytest.importorskip("verify.smt")
+smt = pytest.importorskip("verify.search.smt")
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def test_pla_proof_smt_without_z3_exits_2_with_one_line():
 
 
 def test_a_z3_disagreement_fails_loudly(monkeypatch, capsys):
-    from verify.commands import proof as proof_command
+    from verify.cli import proof as proof_command
 
     def disagreeing(checked, timeout_ms=smt.DEFAULT_TIMEOUT_MS):
         step = smt.StepCheck("line cs, step 1", "Dot(a, b)**2 <= Dot(a, a)*Dot(b, b)",
@@ -238,7 +238,7 @@ def test_a_z3_disagreement_fails_loudly(monkeypatch, capsys):
 
 
 def test_importing_the_module_imports_neither_z3_nor_sympy():
-    code = "import sys, verify.smt; print('z3' in sys.modules, 'sympy' in sys.modules)"
+    code = "import sys, verify.search.smt; print('z3' in sys.modules, 'sympy' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert proc.stdout.split() == ["False", "False"]

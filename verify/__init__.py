@@ -9,13 +9,13 @@ __version__ = "0.1.0"
 #: Public names served lazily from their modules (``verify.certify(dataset)``), so that
 #: ``import verify`` imports nothing else.
 _LAZY = {
-    "certify": "verify.certificates",
-    "Separator": "verify.certificates",
-    "NonSeparable": "verify.certificates",
-    "check_weights": "verify.certificates",
-    "Monitor": "verify.monitor",
-    "ProofViolation": "verify.monitor",
-    "audit": "verify.audit",
+    "certify": "verify.search.certificates",
+    "Separator": "verify.search.certificates",
+    "NonSeparable": "verify.search.certificates",
+    "check_weights": "verify.search.certificates",
+    "Monitor": "verify.checks.monitor",
+    "ProofViolation": "verify.checks.monitor",
+    "audit": "verify.checks.audit",
 }
 
 

@@ -1,7 +1,7 @@
 """mkdocs hook: the runnable evidence of the audit page (``docs/audit.md``).
 
 Every ``<!-- audit-evidence: NAME -->`` marker is replaced, at build time, by the exact
-computation :func:`verify.audit_evidence.compute` makes from the data files in
+computation :func:`sitebuild.audit_evidence.compute` makes from the data files in
 ``docs/data/audit/`` with the real toolkit.  Evidence that no longer shows what the page says
 fails the build.  Runs after ``docs/hooks/site.py`` (listed after it in mkdocs.yml); the
 maths of the inserted Markdown is rendered by site.py's last content hook.
@@ -9,11 +9,16 @@ maths of the inserted Markdown is rendered by site.py's last content hook.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+# The site's build machinery is the package docs/hooks/sitebuild/ (not installed with pla-verify).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mkdocs.exceptions import PluginError
 
-from verify.audit_evidence import MARKER, expand_audit_markers
+from sitebuild.audit_evidence import MARKER, expand_audit_markers
 
 
 def on_page_markdown(markdown, page, config, files):

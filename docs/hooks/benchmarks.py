@@ -2,16 +2,21 @@
 
 The ``<!-- benchmark-tables -->`` marker is replaced by tables generated from the committed
 results file ``benchmarks/results/engines.json`` (written by ``make bench``) with
-:func:`verify.docsite.benchmark_tables.expand_benchmark_marker`.  Nothing is timed at build time.
+:func:`sitebuild.benchmark_tables.expand_benchmark_marker`.  Nothing is timed at build time.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+# The site's build machinery is the package docs/hooks/sitebuild/ (not installed with pla-verify).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mkdocs.exceptions import PluginError
 
-from verify.docsite.benchmark_tables import MARKER, expand_benchmark_marker
+from sitebuild.benchmark_tables import MARKER, expand_benchmark_marker
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -2,16 +2,21 @@
 
 The ``<!-- mutation-score -->`` marker is replaced by the score and the survivors recorded in
 ``benchmarks/results/mutation.json`` (written by ``make mutation``) with
-:func:`verify.docsite.mutation_score.expand_mutation_marker`.  Nothing is run at build time.
+:func:`sitebuild.mutation_score.expand_mutation_marker`.  Nothing is run at build time.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+# The site's build machinery is the package docs/hooks/sitebuild/ (not installed with pla-verify).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mkdocs.exceptions import PluginError
 
-from verify.docsite.mutation_score import MARKER, expand_mutation_marker
+from sitebuild.mutation_score import MARKER, expand_mutation_marker
 
 
 def on_page_markdown(markdown, page, config, files):

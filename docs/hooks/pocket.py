@@ -1,22 +1,27 @@
 """mkdocs hook: the figures and the timing table of the Pocket page (docs/pocket.md).
 
-The drawing code is :mod:`verify.docsite.pocket_figures` (importable, tested); this file only
+The drawing code is :mod:`sitebuild.pocket_figures` (importable, tested); this file only
 adds its files to the site as ``figures/pocket-run-errors.png`` and
 ``figures/pocket-test-errors.png``.  Scratch files go to ``build/docs-pocket/``.  The marker
 ``<!-- pocket-benchmark -->`` becomes the table of the committed
-``benchmarks/results/pocket_runs.json`` (:mod:`verify.docsite.pocket_benchmark`).
+``benchmarks/results/pocket_runs.json`` (:mod:`sitebuild.pocket_benchmark`).
 """
 
 from __future__ import annotations
 
-import shutil
+import sys
 from pathlib import Path
 
+# The site's build machinery is the package docs/hooks/sitebuild/ (not installed with pla-verify).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import shutil
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from verify.docsite.pocket_benchmark import MARKER, expand_pocket_benchmark
-from verify.docsite.pocket_figures import draw_pocket_figures
+from sitebuild.pocket_benchmark import MARKER, expand_pocket_benchmark
+from sitebuild.pocket_figures import draw_pocket_figures
 
 
 def on_files(files, config):

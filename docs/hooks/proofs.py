@@ -1,7 +1,7 @@
 """mkdocs hook: the checked proofs and the ```claim blocks of the site.
 
 - ``on_files``: generates ``proofs/*.md`` from the kernel-checked theorems
-  (:func:`verify.render.proof_pages`); a theorem the kernel rejects stops the build.
+  (:func:`verify.present.render.proof_pages`); a theorem the kernel rejects stops the build.
 - ``on_page_markdown``: replaces every ```claim block by its rendered verdict; a refuted,
   unproved or invalid claim logs a warning, so ``mkdocs build --strict`` fails.
 
@@ -31,7 +31,7 @@ def on_post_build(config):
 
 def on_files(files, config):
     from verify.kernel import KernelError
-    from verify.render import proof_pages
+    from verify.present.render import proof_pages
 
     try:
         pages = proof_pages()
@@ -44,7 +44,7 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     from verify.claims import check_claim_text, find_claim_blocks
-    from verify.render import render_claim
+    from verify.present.render import render_claim
 
     blocks = find_claim_blocks(markdown)
     if not blocks:

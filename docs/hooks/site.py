@@ -2,36 +2,43 @@
 
 - ```` ```pla-run ```` / ```` ```pla-file ```` blocks run real ``pla`` commands and show their
   real output; ``<!-- pla: cli-reference -->`` inserts the real ``--help`` texts
-  (:mod:`verify.docsite.commands`);
+  (:mod:`sitebuild.commands`);
 - ``{{ run('walk').updates }}`` macros insert numbers from exact runs
-  (:mod:`verify.docsite.macros`, :mod:`verify.docsite.examples`);
-- ``figures/*.png`` are drawn with matplotlib from exact runs (:mod:`verify.docsite.figures`);
+  (:mod:`sitebuild.macros`, :mod:`sitebuild.examples`);
+- ``figures/*.png`` are drawn with matplotlib from exact runs (:mod:`sitebuild.figures`);
 - ``<!-- pla: proof NAME -->`` embeds the generated, kernel-checked proof page ``proofs/NAME.md``
-  (:mod:`verify.docsite.proof_embedding`);
-- maths is rendered to MathML on the server (:mod:`verify.docsite.mathml`), last of all
+  (:mod:`sitebuild.proof_embedding`);
+- maths is rendered to MathML on the server (:mod:`sitebuild.mathml`), last of all
   content hooks, so that maths emitted by any other hook is rendered too.
 
 Scratch files live in ``build/docs/`` only (made afresh at every build).
-The logic lives in the importable, tested package :mod:`verify.docsite`; this file only wires it.
+The logic lives in the importable, tested package :mod:`sitebuild`; this file only wires it.
 """
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The site's build machinery is the package docs/hooks/sitebuild/ (not installed with pla-verify).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 import logging
 import shutil
 import time
-from pathlib import Path
-
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from verify.docsite.commands import expand_command_blocks
-from verify.docsite.examples import ExampleBook, check_page_examples
-from verify.docsite.figures import draw_all
-from verify.docsite.macros import expand_macros_in_markdown
-from verify.docsite.mathml import render_math_in_html
-from verify.docsite.proof_embedding import embed_proofs
+from sitebuild.commands import expand_command_blocks
+from sitebuild.doctest_blocks import DoctestBlockExtension
+from sitebuild.examples import ExampleBook, check_page_examples
+from sitebuild.figures import draw_all
+from sitebuild.layout_map import expand_layout_marker
+from sitebuild.macros import expand_macros_in_markdown
+from sitebuild.mathml import render_math_in_html
+from sitebuild.proof_embedding import embed_proofs
 
 
 class _Build:
@@ -49,7 +56,7 @@ class _Build:
     def proof_pages(self) -> dict[str, str]:
         """The generated, kernel-checked proof pages (computed once per build, on first use)."""
         if self._proof_pages is None:
-            from verify.render import proof_pages
+            from verify.present.render import proof_pages
 
             self._proof_pages = proof_pages()
         return self._proof_pages
@@ -66,6 +73,16 @@ def _current() -> _Build:
     if _build is None:
         raise PluginError("docs/hooks/site.py: on_pre_build did not run")
     return _build
+
+
+@event_priority(100)  # before mkdocstrings reads the extensions
+def on_config(config):
+    """Docstrings' >>> examples shown as code in the API reference (sitebuild.doctest_blocks).
+
+    Registered here rather than in mkdocs.yml because the site's build package is not installed.
+    """
+    config.markdown_extensions.append(DoctestBlockExtension())
+    return config
 
 
 def on_pre_build(config) -> None:
@@ -93,6 +110,7 @@ def on_page_markdown(markdown, page, config, files):
         markdown = expand_command_blocks(markdown, build.page_dir(page.file.src_uri))
         markdown = expand_macros_in_markdown(markdown, build.book)
         markdown = embed_proofs(markdown, page.file.src_uri, build.proof_pages)
+        markdown = expand_layout_marker(markdown)
     except Exception as error:
         raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error
     _log.debug(f"pla-verify site: {page.file.src_uri} computed in {time.monotonic() - started:.2f} s")

@@ -1,5 +1,8 @@
 """The built-in theorems: Novikoff's convergence proof of PLA, its variants and Pocket.
 
+Role: states theorems and proposes their derivations; the kernel decides. May import
+:mod:`verify.kernel` only.
+
 Every theorem is built from sympy objects and checked by :func:`verify.kernel.check_theorem`;
 lemmas are passed to the theorems that use them as checked objects, so a theorem can only rest
 on lemmas the kernel accepted.  The eight groups follow the issue that introduced them:

@@ -1,0 +1,130 @@
+"""The tree is the architecture: which room may import which (issue 18).
+
+Every import in the installed packages, module-level or inside a function, is read from the
+source with :mod:`ast` and checked against the rules each package docstring states:
+
+- ``pla`` (the algorithms) never imports ``verify``, and has no import cycle;
+- ``verify.kernel`` (decides) imports nothing of the project outside itself;
+- ``verify.search`` (proposes) never imports the rooms that decide for runs or present results;
+- ``verify.present`` (shows) never imports ``verify.search`` (it renders only checked objects);
+- nothing installed imports the site's build machinery (``docs/hooks/sitebuild``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports (absolute names; relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def project_modules(package: str) -> dict[str, set[str]]:
+    return {module_name(p): imports_of(p) for p in sorted((ROOT / package).rglob("*.py"))}
+
+
+def offending(package: str, forbidden: tuple[str, ...], allowed: tuple[str, ...] = ()) -> list[str]:
+    bad = []
+    for mod, imported in project_modules(package).items():
+        for name in sorted(imported):
+            if any(name == f or name.startswith(f + ".") for f in forbidden) and not any(
+                    name == a or name.startswith(a + ".") for a in allowed):
+                bad.append(f"{mod} imports {name}")
+    return bad
+
+
+def test_pla_never_imports_verify():
+    assert offending("pla", ("verify",)) == []
+
+
+def test_the_kernel_imports_nothing_of_the_project_outside_itself():
+    assert offending("verify/kernel", ("pla", "verify", "sitebuild"), allowed=("verify.kernel",)) == []
+
+
+def test_proposers_never_import_the_rooms_that_decide_runs_or_present():
+    assert offending("verify/search", ("verify.checks", "verify.cli", "verify.claims",
+                                       "verify.present", "verify.proofs")) == []
+
+
+def test_presentation_never_imports_the_proposers():
+    assert offending("verify/present", ("verify.search",)) == []
+
+
+@pytest.mark.parametrize("package", ["pla", "verify"])
+def test_nothing_installed_imports_the_site_machinery(package):
+    assert offending(package, ("sitebuild", "docs")) == []
+
+
+def test_pla_has_no_import_cycle():
+    graph = {mod: {name for name in imported if name in project_modules("pla")} - {mod}
+             for mod, imported in project_modules("pla").items()}
+    graph = {mod: {t for t in targets if t != "pla"} for mod, targets in graph.items()}
+    cycles = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        if node in stack:
+            cycles.append(stack[stack.index(node):] + [node])
+            return
+        for nxt in sorted(graph.get(node, ())):
+            visit(nxt, stack + [node])
+
+    for mod in graph:
+        if mod != "pla":
+            visit(mod, [])
+    assert cycles == []
+
+
+def test_every_room_states_its_role_in_its_docstring():
+    for package in ("verify/kernel", "verify/search", "verify/checks", "verify/claims",
+                    "verify/present", "verify/cli", "verify/proofs"):
+        doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text()))
+        assert doc is not None and "Role:" in doc, package
+
+
+def test_the_rule_checker_sees_a_forbidden_import(tmp_path, monkeypatch):
+    """The checker itself can fail: a planted ``import verify`` in a pla-like tree is reported."""
+    fake = tmp_path / "pla"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "bad.py").write_text("def f():\n    from verify.kernel import check_theorem\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    assert offending("pla", ("verify",)) == ["pla.bad imports verify.kernel",
+                                              "pla.bad imports verify.kernel.check_theorem"]
+
+
+def test_the_design_page_map_is_read_from_the_tree():
+    from sitebuild.layout_map import data_flow_text, layout_markdown, layout_rooms
+
+    rooms = {r.name: r for r in layout_rooms()}
+    assert rooms["verify.kernel"].imports == ()
+    assert "verify" not in " ".join(rooms["pla"].imports)
+    assert ("verify/kernel/derivations.py" in dict(rooms["verify.kernel"].files))
+    table = layout_markdown(list(rooms.values()))
+    assert table.count("\n| **`") == len(rooms)
+    assert "verify/checks/monitor.py:" in data_flow_text()

@@ -1,0 +1,459 @@
+"""Audit a recorded PLA run: replay its trace exactly against the data and the proof.
+
+:func:`audit` reads a JSON Lines trace written by ``pla run --trace`` (format in
+:mod:`pla.trace`) and checks, line by line, stopping at the first failure:
+
+- the hash chain: every line's ``prev`` is the SHA-256 of the previous line's text;
+- the header: format and version, the data fingerprint, n, d, dim, bias, valid options;
+- every step: the numbering t = 0, 1, 2, …, the row and its label, x equal to the data row,
+  wₜ equal to the previous wₜ₊₁ (w₀ for the first), the score recomputed exactly, that the
+  update was a mistake under the recorded sign(0) convention, and wₜ₊₁ = wₜ + η yₙ xₙ;
+- the order rule: ``cyclic`` / ``random-cycle`` -- the recorded row is the next mistake in the
+  visiting order (:func:`pla.perceptron.visiting_order`, the specification), so no mistake was
+  skipped; ``first`` -- the first mistake from row 0; ``random`` -- the seeded picks
+  (``random.Random(seed).randrange(N)`` per visit) replayed, and no step after the weights
+  became mistake-free;
+- every inequality of the convergence proof (:class:`verify.checks.monitor.Monitor`, paranoid mode);
+- the summary: the number of updates, the final w, ``halted`` (true: the final w makes no
+  mistake, so the run really ended clean; false: the budget was used up while a mistake was
+  left), the epochs and the line count.
+
+Every number is written in canonical exact form (``str(Fraction)``); any other spelling is a
+failure.  The hash chain detects edits of every line but the last; the replay detects any
+change to a number that the data and the algorithm determine -- which is every number in the
+trace -- so a trace forged consistently without the chain still fails unless it *is* the run.
+
+A trace whose last line is ``incomplete`` (the run was interrupted) is reported as
+``incomplete`` when everything before that line holds.
+
+>>> import os, tempfile, pla
+>>> from pla.trace import TraceWriter, header_record, step_record, summary_record
+>>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
+>>> options = pla.RunOptions(order="first")
+>>> with TraceWriter(path, header_record(ds, options)) as tw:
+...     result = pla.run(ds, options=options, on_step=lambda s: tw.write(step_record(s)))
+...     tw.close(summary_record(result))
+>>> report = audit(path, ds)
+>>> report.status, report.steps, report.failure
+('ok', 7, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from operator import mul
+from typing import Any
+
+__all__ = ["audit", "audit_text", "AuditReport", "AuditFailure", "TraceUnreadable",
+           "EXIT_INCOMPLETE"]
+
+#: Exit code of ``pla audit`` for a trace of an interrupted run whose recorded part holds.
+EXIT_INCOMPLETE = 5
+
+_STEP_KEYS = {"kind", "t", "index", "y", "x", "score", "w_before", "w_after", "prev"}
+_SUMMARY_KEYS = {"kind", "updates", "epochs", "halted", "stopped_by", "w", "lines", "prev"}
+_INCOMPLETE_KEYS = {"kind", "reason", "lines", "prev"}
+
+
+class TraceUnreadable(ValueError):
+    """The input is not a pla-verify trace at all (missing, not text, no header line)."""
+
+
+@dataclass(frozen=True)
+class AuditFailure:
+    """The first check that failed: ``line`` (1-based), a short ``check`` name and the message."""
+
+    line: int
+    check: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.check}: {self.message}"
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The verdict: ``status`` is ``ok``, ``failed`` or ``incomplete``."""
+
+    status: str
+    lines: int
+    steps: int
+    checks: int
+    failure: AuditFailure | None = None
+    incomplete_reason: str | None = None
+    halted: bool | None = None
+    updates: int | None = None
+    epochs: int | None = None
+    proof: Any = None   # the MonitorReport of the replay (ok traces)
+
+
+class _Fail(Exception):
+    def __init__(self, check: str, message: str) -> None:
+        super().__init__(message)
+        self.check = check
+        self.message = message
+
+
+def _exact(value: Any, what: str) -> Fraction:
+    """A canonical exact number string ("3/4", "-2") as a Fraction."""
+    from pla.exact import NumberError, parse_fraction
+
+    if not isinstance(value, str):
+        raise _Fail("format", f"{what} must be an exact number string, not {value!r}")
+    try:
+        f = parse_fraction(value)
+    except NumberError as exc:
+        raise _Fail("format", f"{what}: {exc}") from None
+    if str(f) != value:
+        raise _Fail("format", f"{what} = {value!r} is not in canonical form {str(f)!r}")
+    return f
+
+
+def _vector(value: Any, dim: int, what: str) -> list[Fraction]:
+    if not isinstance(value, list) or len(value) != dim:
+        raise _Fail("format", f"{what} must be a list of {dim} exact numbers")
+    return [_exact(v, f"{what}[{i}]") for i, v in enumerate(value)]
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Fail("format", f"{what} must be an integer, not {value!r}")
+    return value
+
+
+def _mistake(S: int, y: int, zero: str) -> bool:
+    """The mistake rule on the sign of S = (positive multiple of) w·x; independent of pla."""
+    if S != 0:
+        return (S > 0) != (y > 0)
+    return {"mistake": True, "positive": y < 0, "negative": y > 0, "correct": False}[zero]
+
+
+class _Replay:
+    """The audit's own exact replay state: w = W / D over the data rows (x = row / L)."""
+
+    def __init__(self, dataset: Any, options: Any) -> None:
+        self.rows, self.labels, self.L = dataset.rows, dataset.labels, dataset.scale
+        self.N = dataset.n
+        self.options = options
+        self.zero = options.zero
+        eta = options.eta
+        w0 = options.initial_weights(dataset.dim)
+        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0))
+        self.k = self.D * eta.numerator // (eta.denominator * self.L)
+        self.W = [int(v * self.D) for v in w0]
+        self.order = options.order
+        if self.order in ("cyclic", "random-cycle"):
+            from pla.perceptron import visiting_order   # the specification of the order
+            self.visit_order = visiting_order(self.N, options)
+        self.visit = 0                 # cyclic: absolute visit counter
+        self.last_update_visit = -1
+        self.rng = random.Random(options.seed)
+        self.visits = 0                # random: picks so far
+        self.updates = 0
+
+    def score(self, i: int) -> int:
+        return sum(map(mul, self.W, self.rows[i]))
+
+    def is_mistake(self, i: int) -> bool:
+        return _mistake(self.score(i), self.labels[i], self.zero)
+
+    def first_mistake(self) -> int | None:
+        return next((i for i in range(self.N) if self.is_mistake(i)), None)
+
+    def next_update(self) -> int | None:
+        """The row the algorithm updates next, or None when it halts (no mistake left).
+
+        Advances the visiting state as the engine would when it finds that mistake.
+        """
+        if self.order in ("cyclic", "random-cycle"):
+            for j in range(self.N):
+                i = self.visit_order[(self.visit + j) % self.N]
+                if self.is_mistake(i):
+                    self.visit += j
+                    return i
+            return None
+        if self.order == "first":
+            return self.first_mistake()
+        if self.first_mistake() is None:
+            return None
+        while True:
+            i = self.rng.randrange(self.N)
+            self.visits += 1
+            if self.is_mistake(i):
+                return i
+
+    def apply(self, i: int) -> None:
+        ky = self.k * self.labels[i]
+        self.W = [w + ky * x for w, x in zip(self.W, self.rows[i])]
+        if self.order in ("cyclic", "random-cycle"):
+            self.last_update_visit = self.visit
+            self.visit += 1
+        self.updates += 1
+
+    def epochs(self, halted: bool) -> int:
+        N = self.N
+        if self.order in ("cyclic", "random-cycle"):
+            if halted:
+                return 1 if self.last_update_visit < 0 else self.last_update_visit // N + 2
+            return self.visit // N + 1
+        if self.order == "first":
+            return self.updates + 1
+        return max(1, -(-self.visits // N))
+
+    def weights(self) -> list[Fraction]:
+        return [Fraction(v, self.D) for v in self.W]
+
+
+def audit(path: str, dataset: Any, wf: str = "maxmargin") -> AuditReport:
+    """Audit the trace file at ``path`` against ``dataset``; see the module documentation.
+
+    Raises :class:`TraceUnreadable` when the file is not a readable pla-verify trace.
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise TraceUnreadable(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TraceUnreadable(f"{path}:1: not UTF-8 text") from None
+    return audit_text(text, dataset, wf=wf, path=path)
+
+
+def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<trace>"
+               ) -> AuditReport:
+    """Audit a trace given as text (see :func:`audit`)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise TraceUnreadable(f"{path}:1: empty file, not a pla-verify trace")
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        raise TraceUnreadable(f"{path}:1: not JSON, not a pla-verify trace") from None
+    if not isinstance(header, dict) or header.get("kind") != "header" or \
+            header.get("format") != "pla-verify-trace":
+        raise TraceUnreadable(f"{path}:1: not a pla-verify trace header")
+    if header.get("version") != 1:
+        raise TraceUnreadable(f"{path}:1: unsupported trace version {header.get('version')!r}")
+    state = _Audit(dataset, wf)
+    line_number = 1
+    try:
+        state.header(header)
+        previous = lines[0]
+        for line_number, line in enumerate(lines[1:], 2):
+            if state.ended:
+                raise _Fail("structure", "a line after the trace's last line "
+                                         f"({state.ended} line)")
+            try:
+                record = json.loads(line)
+            except ValueError:
+                raise _Fail("format", "not valid JSON") from None
+            if not isinstance(record, dict):
+                raise _Fail("format", "not a JSON object")
+            expected = hashlib.sha256(previous.encode("utf-8")).hexdigest()
+            state.checks += 1
+            if record.get("prev") != expected:
+                raise _Fail("hash chain", "prev is not the SHA-256 of the previous line "
+                                          "(a line was edited, removed, inserted or reordered)")
+            state.record(record, line_number)
+            previous = line
+        line_number += 1
+        if not state.ended:
+            raise _Fail("structure", "the trace ends without a summary or incomplete line "
+                                     "(truncated)")
+    except _Fail as failure:
+        return AuditReport("failed", len(lines), state.replay.updates if state.replay else 0,
+                           state.checks, AuditFailure(line_number, failure.check,
+                                                      failure.message))
+    if state.ended == "incomplete":
+        return AuditReport("incomplete", len(lines), state.replay.updates, state.checks,
+                           incomplete_reason=state.reason)
+    return AuditReport("ok", len(lines), state.replay.updates, state.checks,
+                       halted=state.halted, updates=state.replay.updates,
+                       epochs=state.epochs, proof=state.proof)
+
+
+class _Audit:
+    def __init__(self, dataset: Any, wf: str) -> None:
+        self.dataset = dataset
+        self.wf = wf
+        self.checks = 0
+        self.replay: _Replay | None = None
+        self.monitor: Any = None
+        self.ended: str | None = None
+        self.reason: str | None = None
+        self.halted: bool | None = None
+        self.epochs: int | None = None
+        self.proof: Any = None
+        self.lines = 1
+
+    def header(self, h: dict[str, Any]) -> None:
+        from pla.perceptron import ENGINES, OptionError, RunOptions
+
+        ds = self.dataset
+        if h.get("prev") is not None:
+            raise _Fail("hash chain", "the header's prev must be null")
+        if h.get("data_sha256") != ds.fingerprint:
+            raise _Fail("data", f"the trace was made on other data (sha256 "
+                                f"{str(h.get('data_sha256'))[:16]}, --data has "
+                                f"{ds.fingerprint[:16]})")
+        for key, value in (("n", ds.n), ("d", ds.d), ("dim", ds.dim), ("bias", ds.bias)):
+            if h.get(key) != value or type(h.get(key)) is not type(value):
+                raise _Fail("data", f"{key} = {h.get(key)!r}, the data have {value!r}")
+        o = h.get("options")
+        if not isinstance(o, dict) or set(o) != {"order", "seed", "eta", "w0", "zero",
+                                                  "max_updates", "engine"}:
+            raise _Fail("format", "options must have order, seed, eta, w0, zero, max_updates, "
+                                  "engine")
+        eta = _exact(o["eta"], "eta")
+        w0 = None if o["w0"] is None else tuple(_vector(o["w0"], ds.dim, "w0"))
+        if o["engine"] not in ENGINES:
+            raise _Fail("format", f"unknown engine {o['engine']!r}")
+        try:
+            options = RunOptions(order=o["order"], seed=_int(o["seed"], "seed"), eta=eta, w0=w0,
+                                 zero=o["zero"], max_updates=_int(o["max_updates"],
+                                                                  "max_updates"))
+        except (OptionError, TypeError) as exc:
+            raise _Fail("format", f"options: {exc}") from None
+        self.checks += 3
+        self.options = options
+        self.replay = _Replay(ds, options)
+        from verify.checks.checked_run import WfError, prepare_monitor
+        from verify.checks.monitor import ProofViolation
+        try:
+            self.monitor = prepare_monitor(ds, options, self.wf, paranoid=True)
+        except ProofViolation as exc:
+            raise _Fail("proof", str(exc)) from None
+        except WfError as exc:  # pragma: no cover - 'final' is refused by the CLI
+            raise _Fail("proof", str(exc)) from None
+
+    def _replay(self) -> _Replay:
+        if self.replay is None:  # header() always sets it first
+            raise _Fail("structure", "a line before the header")
+        return self.replay
+
+    def record(self, r: dict[str, Any], line: int) -> None:
+        kind = r.get("kind")
+        if kind == "step":
+            self.step(r)
+        elif kind == "summary":
+            self.summary(r)
+        elif kind == "incomplete":
+            if set(r) != _INCOMPLETE_KEYS:
+                raise _Fail("format", f"an incomplete line has exactly {sorted(_INCOMPLETE_KEYS)}")
+            if _int(r["lines"], "lines") != self.lines:
+                raise _Fail("summary", f"lines = {r['lines']}, but {self.lines} lines precede it")
+            self.ended, self.reason = "incomplete", str(r["reason"])
+        else:
+            raise _Fail("format", f"unknown line kind {kind!r}")
+        self.lines += 1
+
+    def step(self, r: dict[str, Any]) -> None:
+        from pla.perceptron import Step
+        from verify.checks.monitor import ProofViolation
+
+        replay, ds = self._replay(), self.dataset
+        if set(r) != _STEP_KEYS:
+            raise _Fail("format", f"a step line has exactly {sorted(_STEP_KEYS)}")
+        t = _int(r["t"], "t")
+        if t != replay.updates:
+            raise _Fail("step", f"t = {t}, expected {replay.updates}")
+        if replay.updates >= self.options.max_updates:
+            raise _Fail("budget", f"update t = {t} is beyond max_updates = "
+                                  f"{self.options.max_updates}")
+        n = _int(r["index"], "index")
+        if not 0 <= n < ds.n:
+            raise _Fail("step", f"index {n} is not a row (0..{ds.n - 1})")
+        y = _int(r["y"], "y")
+        if y != ds.labels[n]:
+            raise _Fail("step", f"y = {y}, but row {n + 1} has label {ds.labels[n]}")
+        x = _vector(r["x"], ds.dim, "x")
+        if x != list(ds.X[n]):
+            raise _Fail("step", f"x is not row {n + 1} of the data")
+        before = _vector(r["w_before"], ds.dim, "w_before")
+        D, L = replay.D, replay.L
+        if before != replay.weights():
+            raise _Fail("step", f"w_before = ({', '.join(map(str, before))}) is not the previous "
+                                f"w_after ({', '.join(map(str, replay.weights()))}; w0 for t = 0)")
+        score = _exact(r["score"], "score")
+        S = replay.score(n)
+        if score != Fraction(S, D * L):
+            raise _Fail("arithmetic", f"score = {score}, but w_t.x = {Fraction(S, D * L)}")
+        if not _mistake(S, y, self.options.zero):
+            raise _Fail("mistake", f"y w_t.x = {Fraction(y * S, D * L)} is not a mistake under "
+                                   f"the {self.options.zero!r} convention")
+        expected = replay.next_update()
+        if expected is None:
+            raise _Fail("order", f"no mistake is left: the {self.options.order} run halts "
+                                 "before this update")
+        if expected != n:
+            raise _Fail("order", f"the {self.options.order} order updates row {expected + 1} "
+                                 f"next, the trace records row {n + 1}")
+        replay.apply(n)
+        after = _vector(r["w_after"], ds.dim, "w_after")
+        if after != replay.weights():
+            raise _Fail("arithmetic", f"w_after = ({', '.join(map(str, after))}), but w_before + "
+                                      f"eta*y*x = ({', '.join(map(str, replay.weights()))})")
+        self.checks += 9
+        try:
+            self.monitor(Step(t, n, y, tuple(x), score, tuple(before), tuple(after)))
+        except ProofViolation as exc:
+            raise _Fail("proof", str(exc)) from None
+
+    def summary(self, r: dict[str, Any]) -> None:
+        from pla.perceptron import Result
+        from verify.checks.monitor import ProofViolation
+
+        replay = self._replay()
+        if set(r) != _SUMMARY_KEYS:
+            raise _Fail("format", f"a summary line has exactly {sorted(_SUMMARY_KEYS)}")
+        updates = _int(r["updates"], "updates")
+        if updates != replay.updates:
+            raise _Fail("summary", f"updates = {updates}, the trace has {replay.updates} steps")
+        w = _vector(r["w"], self.dataset.dim, "w")
+        if w != replay.weights():
+            raise _Fail("summary", "w is not the last w_after")
+        halted = r["halted"]
+        if not isinstance(halted, bool):
+            raise _Fail("format", "halted must be true or false")
+        if halted:
+            bad = replay.first_mistake()
+            if bad is not None:
+                raise _Fail("summary", f"halted = true, but row {bad + 1} is still a mistake")
+        stopped_by = r["stopped_by"]
+        if halted and stopped_by is not None:
+            raise _Fail("summary", f"halted = true, but stopped_by = {stopped_by!r}")
+        if not halted and stopped_by not in ("max-updates", "timeout"):
+            raise _Fail("summary", "halted = false needs stopped_by max-updates or timeout")
+        if not halted:
+            if stopped_by == "max-updates" and updates != self.options.max_updates:
+                raise _Fail("summary", f"halted = false after {updates} updates, below "
+                                       f"max_updates = {self.options.max_updates}")
+            if updates > self.options.max_updates:
+                raise _Fail("summary", f"{updates} updates, above "
+                                       f"max_updates = {self.options.max_updates}")
+            if replay.next_update() is None:
+                raise _Fail("summary", "halted = false, but no mistake is left")
+        epochs = replay.epochs(halted)
+        if _int(r["epochs"], "epochs") != epochs:
+            raise _Fail("summary", f"epochs = {r['epochs']}, the replay gives {epochs}")
+        if _int(r["lines"], "lines") != self.lines:
+            raise _Fail("summary", f"lines = {r['lines']}, but {self.lines} lines precede it")
+        self.checks += 6
+        result = Result(w=tuple(w), updates=updates, epochs=epochs, halted=halted,
+                        options=self.options)
+        try:
+            self.proof = self.monitor.finish(result)
+        except ProofViolation as exc:
+            raise _Fail("proof", str(exc)) from None
+        self.checks += self.proof.checks
+        self.ended, self.halted, self.epochs = "summary", halted, epochs

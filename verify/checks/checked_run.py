@@ -1,0 +1,172 @@
+"""A PLA run checked against the convergence proof: choose w_f, hook the monitor, report.
+
+``wf`` chooses the reference separator w_f of the proof:
+
+- ``maxmargin`` (default): the exact max-margin w* from :func:`verify.certify` (KKT
+  certificate checked by the kernel).  It gives the smallest bound R²‖w_f‖²/ρ² of all
+  separators.  On data too large for the exact max-margin search it falls back to an LP
+  separator (the report's ``wf_kind`` says so and why); on data with no separator (Gordan
+  certificate checked) only the inequalities that do not involve w_f are checked;
+- ``lp``: a separator from a linear program, made exact and checked by the kernel;
+- ``final``: the run's own final w (the run is made, then replayed with the checks; it must
+  have halted);
+- a file name: weights, one exact number per line, bias first.
+
+>>> import pla
+>>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> result, report = checked_run(ds, pla.RunOptions(order="first"))
+>>> result.updates, report.wf_kind, report.bound, report.violations
+(7, 'max-margin', Fraction(117, 1), 0)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+from pla.exact import format_number, format_vector
+from verify.checks.monitor import Monitor, MonitorReport
+
+__all__ = ["WF_CHOICES", "WfError", "prepare_monitor", "checked_run", "read_weights",
+           "report_lines", "report_json"]
+
+#: The named choices of ``--wf`` (anything else is a weights file).
+WF_CHOICES = ("maxmargin", "lp", "final")
+
+
+class WfError(ValueError):
+    """A w_f that cannot be used (``final`` of a run that did not halt, ...)."""
+
+
+def read_weights(path: str, dim: int | None = None) -> tuple[Fraction, ...]:
+    """Weights from a text file: one exact number per line (blank lines and ``#`` comments are
+    skipped; decimals such as a float library prints are read exactly).
+
+    Raises :class:`pla.DataError` (``FILE:LINE: what is wrong``) on bad input.
+    """
+    from pla.dataset import DataError
+    from pla.exact import NumberError, parse_fraction
+    from pla.formats import read_text
+
+    lines = read_text(path).split("\n")
+    values: list[Fraction] = []
+    last = 0
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            values.append(parse_fraction(text))
+        except NumberError as exc:
+            raise DataError(path, number, str(exc)) from None
+        last = number
+    if not values:
+        raise DataError(path, max(1, len(lines)), "no weights found (one number per line)")
+    if dim is not None and len(values) != dim:
+        raise DataError(path, last, f"{len(values)} weights, but the examples have {dim} "
+                                    "coordinates (bias first)")
+    return tuple(values)
+
+
+def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
+                    engine: str = "default") -> Monitor:
+    """A :class:`Monitor` for a run of ``options`` on ``dataset`` with w_f chosen by ``wf``."""
+    import pla
+    from verify.search.certificates import NonSeparable, certify, separator_for
+
+    if wf in ("maxmargin", "lp"):
+        certificate = certify(dataset, method=wf)
+        if isinstance(certificate, NonSeparable):
+            return Monitor(dataset, options, None, paranoid=paranoid,
+                           wf_kind="none: the data are not linearly separable (Gordan "
+                                   "certificate checked by the kernel)")
+        kind = certificate.kind
+        if certificate.note:
+            kind += f" ({certificate.note})"
+        return Monitor(dataset, options, certificate.w, rho=certificate.rho, R2=certificate.R2,
+                       paranoid=paranoid, wf_kind=kind)
+    if wf == "final":
+        first = pla.run(dataset, options=options, engine=engine, keep_steps=False)
+        if not first.halted:
+            raise WfError(f"--wf final needs a run that halts (its final w must separate the "
+                          f"data); this run stopped after {first.updates} updates")
+        from verify.kernel import CertificateError
+        try:
+            separator_for(dataset, first.w)
+        except CertificateError as exc:
+            raise WfError(f"--wf final: the final w does not separate the data ({exc})") from None
+        return Monitor(dataset, options, first.w, paranoid=paranoid,
+                       wf_kind="final (the run's own final w, replayed)")
+    weights = read_weights(wf, dataset.dim)
+    return Monitor(dataset, options, weights, paranoid=paranoid, wf_kind=f"file {wf}")
+
+
+def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
+                engine: str = "default", on_step: Callable[[Any], None] | None = None
+                ) -> tuple[Any, MonitorReport]:
+    """Run PLA with every proof inequality checked; raises :class:`ProofViolation` on failure."""
+    import pla
+
+    monitor = prepare_monitor(dataset, options, wf, paranoid=paranoid, engine=engine)
+    if paranoid or on_step is not None:
+        def both(step: Any) -> None:
+            monitor(step)
+            if on_step is not None:
+                on_step(step)
+        result = pla.run(dataset, options=options, engine=engine, keep_steps=False, on_step=both)
+    else:
+        result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
+                         on_update=monitor.on_update)
+    return result, monitor.finish(result)
+
+
+
+
+def report_lines(report: MonitorReport) -> list[str]:
+    """The human-readable lines of a checked run's report."""
+    lines = []
+    if report.wf is None:
+        lines.append(f"proof    w_f: {report.wf_kind}")
+        lines.append(f"         PLA cannot halt; checked the w_f-free inequalities with "
+                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}")
+    else:
+        lines.append(f"proof    w_f = {format_vector(report.wf)}: {report.wf_kind}")
+        lines.append(f"         rho = min y_n w_f.x_n = {format_number(report.rho)}, "
+                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}, "
+                     f"||w_f||^2 = {format_number(report.norm2)}, "
+                     f"gamma^2 = rho^2/||w_f||^2 = {format_number(report.gamma2)}")
+        if report.classical:
+            lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 = "
+                         f"{format_number(report.bound)}, so at most {report.bound_updates} updates; "
+                         f"this run: {report.updates}")
+        else:
+            lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 = "
+                         f"{format_number(report.classical_bound)} does NOT apply")
+            lines.append(f"         generalised bound (w_f.w_t >= w_f.w_0 + t eta rho, "
+                         f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T <= {report.bound_updates}; "
+                         f"this run: {report.updates}")
+    lines.append(f"checks   {report.checks} inequalities checked exactly at {report.updates} "
+                 f"updates, {report.violations} violations")
+    lines.append(f"         {report.hypothesis}")
+    return lines
+
+
+def report_json(report: MonitorReport) -> dict[str, Any]:
+    """The fields ``pla run --check --json`` adds (exact numbers as strings)."""
+    def exact(v: Any) -> Any:
+        return None if v is None else str(v)
+    return {
+        "wf": None if report.wf is None else [str(v) for v in report.wf],
+        "wf_kind": report.wf_kind,
+        "rho": exact(report.rho),
+        "R2": exact(report.R2),
+        "norm2_wf": exact(report.norm2),
+        "gamma2": exact(report.gamma2),
+        "bound": exact(report.bound),
+        "bound_updates": report.bound_updates,
+        "classical_bound_applies": report.classical,
+        "classical_bound": exact(report.classical_bound),
+        "checks": report.checks,
+        "violations": report.violations,
+        "hypothesis": report.hypothesis,
+    }

@@ -1,0 +1,17 @@
+"""Claims in Markdown: the claim language, its parser, and the pytest plugin.
+
+Role: translates claims into kernel theorems and reports the kernel's verdicts. May import
+:mod:`verify.kernel`, :mod:`verify.search` (proposals only) and :mod:`pla`; never decides a
+verdict itself.
+
+>>> check_claim_text("2 + 2 == 4").status
+'proved'
+"""
+
+from verify.claims.checker import (
+    ClaimBlock, ClaimSyntaxError, Verdict, check_claim_text, check_markdown_file, decide_claim,
+    find_claim_blocks, parse_claim,
+)
+
+__all__ = ["Verdict", "ClaimBlock", "decide_claim", "find_claim_blocks", "check_claim_text",
+           "check_markdown_file", "parse_claim", "ClaimSyntaxError"]

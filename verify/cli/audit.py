@@ -1,0 +1,91 @@
+"""``pla audit``: replay a recorded run (a ``--trace`` file) exactly and check everything.
+
+Exit codes: 0 every check holds; 1 a check fails (the first failing line is reported: the trace
+was tampered with, made on other data, or the run broke a rule or an inequality); 2 unreadable
+input (no such file, not a pla-verify trace, bad data file); 5 the trace is *incomplete* (the run
+was interrupted; everything it recorded holds, but it has no summary to check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from verify.cli.usage import UsageError
+from verify.cli.data_arguments import add_data_arguments, load_dataset
+
+__all__ = ["register", "handle", "audit_json"]
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "audit", help="replay a recorded run exactly and check every step",
+        description="Replay TRACE (written by `pla run --trace`) against the data exactly: the "
+                    "hash chain, the data fingerprint, every step (a genuine mistake under the "
+                    "recorded convention, the update arithmetic, the order rule: no mistake "
+                    "skipped), every inequality of the convergence proof, and the summary "
+                    "(updates, final w, halted, epochs).  Reports the first failing line.  Exit "
+                    "code 0 when everything holds, 1 when a check fails, 2 on unreadable input, "
+                    "5 when the trace is incomplete (an interrupted run whose recorded part "
+                    "holds).",
+    )
+    parser.add_argument("trace", metavar="TRACE.jsonl", help="the trace file")
+    add_data_arguments(parser, help="the data file the run was made on", option=True)
+    parser.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|FILE",
+                        help="the reference separator w_f for the proof inequalities "
+                             "(default maxmargin)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=handle)
+    return parser
+
+
+def audit_json(report: Any, trace: str) -> dict[str, Any]:
+    """The ``--json`` object of an audit."""
+    fields: dict[str, Any] = {
+        "trace": trace, "status": report.status, "ok": report.status == "ok",
+        "lines": report.lines, "steps": report.steps, "checks": report.checks,
+        "failure": None if report.failure is None else {
+            "line": report.failure.line, "check": report.failure.check,
+            "message": report.failure.message},
+    }
+    if report.status == "incomplete":
+        fields["incomplete_reason"] = report.incomplete_reason
+    if report.status == "ok":
+        fields.update(halted=report.halted, updates=report.updates, epochs=report.epochs)
+        if report.proof is not None:
+            from verify.checks.checked_run import report_json
+            fields["proof"] = report_json(report.proof)
+    return fields
+
+
+def handle(args: argparse.Namespace) -> int:
+    from verify.checks.audit import EXIT_INCOMPLETE, TraceUnreadable, audit
+
+    if args.wf == "final":
+        raise UsageError("pla audit --wf: use maxmargin, lp or a weights file")
+    dataset = load_dataset(args)
+    try:
+        report = audit(args.trace, dataset, wf=args.wf)
+    except TraceUnreadable as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(audit_json(report, args.trace), indent=2))
+    elif report.status == "ok":
+        halted = ("halted: no mistake left" if report.halted else
+                  "NOT halted: the budget was used up with a mistake left")
+        print(f"audit    {args.trace}: OK, every check holds ({report.checks} checks on "
+              f"{report.lines} lines)")
+        print(f"run      {report.updates} updates, {report.epochs} epochs, {halted}")
+        if report.proof is not None:
+            from verify.checks.checked_run import report_lines
+            print("\n".join(report_lines(report.proof)))
+    elif report.status == "incomplete":
+        print(f"audit    {args.trace}: INCOMPLETE: the run did not finish (reason: "
+              f"{report.incomplete_reason}); the {report.steps} recorded updates hold "
+              f"({report.checks} checks), but there is no summary to check")
+    else:
+        print(f"audit    {args.trace}: FAILED at {report.failure}")
+    if report.status == "ok":
+        return 0
+    return EXIT_INCOMPLETE if report.status == "incomplete" else 1

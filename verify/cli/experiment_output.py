@@ -1,0 +1,111 @@
+"""Shared pieces of the multi-run commands (``pla pocket``, ``pla run --runs``): options, numbers.
+
+>>> decimal_text(Fraction(1, 3))
+'0.3333'
+>>> exact_and_decimal(Fraction(61, 500))
+'0.1220 (61/500)'
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import Any
+
+from pla.experiments import SEED_STRIDE, default_jobs
+from verify.cli.usage import UsageError
+from verify.cli.data_arguments import non_negative_int, positive_int
+from verify.cli.progress_bar import ProgressBar, progress_enabled
+
+__all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
+           "check_runs_need_random_order",
+           "progress_bar", "seed_rule_text", "non_separability_notice"]
+
+
+def decimal_text(value: Fraction, places: int = 4) -> str:
+    """``value`` rounded (half to even, exactly) to ``places`` decimals, as text.
+
+    >>> decimal_text(Fraction(-1, 8), 2), decimal_text(Fraction(2), 1)
+    ('-0.12', '2.0')
+    """
+    scaled = round(Fraction(value) * 10**places)
+    sign = "-" if scaled < 0 else ""
+    whole, rest = divmod(abs(scaled), 10**places)
+    return f"{sign}{whole}.{rest:0{places}d}" if places else f"{sign}{whole}"
+
+
+def exact_and_decimal(value: Fraction, places: int = 4) -> str:
+    """A rounded decimal for reading, followed by the exact value: ``0.1220 (61/500)``."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value)
+    return f"{decimal_text(value, places)} ({value})"
+
+
+def add_run_count_arguments(group: argparse._ArgumentGroup, *, runs_default: int | None) -> None:
+    """``--runs K``, ``--jobs J`` and ``--quiet``."""
+    group.add_argument("--runs", type=positive_int, default=runs_default, metavar="K",
+                       help=f"K independent runs; run k uses the seed S + {SEED_STRIDE:,}*k "
+                            "(k = 0..K-1), so run 0 is the single run with --seed S"
+                            + (f" (default {runs_default})" if runs_default else ""))
+    group.add_argument("--jobs", type=non_negative_int, default=1, metavar="J",
+                       help="worker processes (default 1; 0 = one per CPU); the results do "
+                            "not depend on J")
+    group.add_argument("--quiet", action="store_true",
+                       help="no progress bar (it is drawn on stderr only when stderr is a "
+                            "terminal)")
+
+
+def check_runs_need_random_order(runs: int, order: str) -> None:
+    """K > 1 runs differ only through their seeds, which only the random orders use."""
+    if runs > 1 and not order.startswith("random"):
+        raise UsageError(f"--runs {runs} with --order {order}: the seed has no effect on this "
+                         "order, so every run would be the same; use --order random-cycle or "
+                         "--order random")
+
+
+def jobs_from_args(args: argparse.Namespace) -> int:
+    """``--jobs``, with 0 meaning one process per available CPU."""
+    return args.jobs if args.jobs > 0 else default_jobs()
+
+
+def progress_bar(args: argparse.Namespace, label: str) -> ProgressBar:
+    """A bar on stderr, enabled when stderr is a terminal and ``--quiet`` is not given."""
+    return ProgressBar(label, stream=sys.stderr,
+                       enabled=progress_enabled(sys.stderr, getattr(args, "quiet", False)))
+
+
+def seed_rule_text(seed: int, runs: int) -> str:
+    """How the seeds of the runs were derived, for the human output.
+
+    >>> seed_rule_text(3, 1), seed_rule_text(0, 2000)
+    ('seed 3', 'seeds 0 + 1000003*k, k = 0..1999')
+    """
+    if runs == 1:
+        return f"seed {seed}"
+    return f"seeds {seed} + {SEED_STRIDE}*k, k = 0..{runs - 1}"
+
+
+def non_separability_notice(dataset: Any, data_argument: str, max_updates: int) -> str | None:
+    """A message when ``dataset`` is certified non-separable (kernel-checked Gordan certificate).
+
+    Returns None when the data are separable or when no certificate code is available.
+    """
+    try:
+        from verify.search.certificates import NonSeparable, certify
+    except ModuleNotFoundError:  # pragma: no cover - certificates not part of this build
+        return None
+    try:
+        verdict = certify(dataset, method="lp")
+    except Exception:  # untrusted search failed: say nothing rather than something unchecked
+        return None
+    if not isinstance(verdict, NonSeparable):
+        return None
+    rows = len(verdict.support)
+    return (f"pla: the data are NOT linearly separable: no w classifies every example (a Gordan "
+            f"certificate, lambda >= 0 on {rows} rows with sum lambda_n y_n x_n = 0, checked by "
+            f"the kernel)\n"
+            f"pla: PLA cannot halt on these data; it will stop at --max-updates {max_updates:,}\n"
+            f"pla: `pla certify {data_argument}` shows the certificate; "
+            f"`pla pocket {data_argument} --updates N` keeps the best w it meets")

@@ -1,0 +1,228 @@
+"""``pla pocket``: the exact Pocket algorithm, one run or K seeded runs in parallel, checked.
+
+Every run is checked independently (:mod:`verify.checks.pocket`): the pocket's mistakes never
+increase, PLA replayed by :func:`pla.run` reaches the pocket and the last wₜ, and the trusted
+kernel recounts the training and test mistakes.  Exit codes: 0 ok, 2 bad input, 4 a check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+from typing import TYPE_CHECKING
+
+import pla
+from pla.dataset import Dataset
+from pla.exact import format_vector
+from pla.experiments import SEED_STRIDE
+from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
+from verify.cli.experiment_output import (
+    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
+    progress_bar, seed_rule_text,
+)
+
+if TYPE_CHECKING:  # imported by the handler: building the parser stays cheap (no numpy, kernel)
+    from pla.experiments import PocketExperiment
+    from pla.pocket import PocketOptions, PocketResult
+
+#: pla.pocket.COMPARES (checked by the tests), spelled out so that the parser needs no numpy.
+COMPARE_CHOICES = ("pocket", "previous")
+
+__all__ = ["register", "handle", "experiment_json", "run_json"]
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "pocket", help="the Pocket algorithm for non-separable data (many seeded runs)",
+        description="Run PLA for --updates N updates and keep in the pocket the w with the "
+                    "fewest training mistakes met so far (replaced only by a w with strictly "
+                    "fewer; the pocket starts as w0).  Errors are exact (mistakes / N).  With "
+                    "--runs K, K independent runs with derived seeds, over --jobs processes; "
+                    "every run is checked (the kernel recounts the mistakes, pla.run replays "
+                    "the walk).  Exit code 4 when a check fails.",
+    )
+    add_data_arguments(parser, name="train", help="the training data file")
+    parser.add_argument("--test", metavar="TEST",
+                        help="test data (read with the same options): report the test error")
+    group = parser.add_argument_group("the algorithm")
+    group.add_argument("--updates", type=non_negative_int, required=True, metavar="N",
+                       help="number of PLA updates (visits that find a mistake); fewer when "
+                            "some w_t makes no training mistake")
+    group.add_argument("--order", choices=pla.ORDERS, default="random-cycle",
+                       help="random-cycle (default): one seeded permutation, then cyclic; "
+                            "random: a seeded random point at each visit (a visit to a correct "
+                            "point is not an update); cyclic: 1..N; first: rescan from the "
+                            "first point after every update")
+    group.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    group.add_argument("--compare", choices=COMPARE_CHOICES, default="pocket",
+                       help="pocket (default, the algorithm): w_t+1 replaces the pocket when it "
+                            "makes strictly fewer mistakes than the pocket; previous: the "
+                            "literal variant of one of the notes, strictly fewer than w_t")
+    group.add_argument("--last", action="store_true",
+                       help="report the last w_t instead of the pocket (for comparison)")
+    group.add_argument("--eta", default="1", metavar="P/Q",
+                       help="positive rational learning rate (default 1)")
+    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
+                       help="initial weights, exact, bias first (default zero)")
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+                       help="what a zero score means, on training and test data (default: "
+                            "y w.x <= 0 is a mistake)")
+    runs = parser.add_argument_group("repeated runs")
+    add_run_count_arguments(runs, runs_default=1)
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=handle)
+    return parser
+
+
+def options_from_args(args: argparse.Namespace) -> PocketOptions:
+    """The :class:`PocketOptions` described by the arguments."""
+    from pla.pocket import PocketOptions
+    from verify.cli.run import eta_and_w0_from_args
+
+    eta, w0 = eta_and_w0_from_args(args)
+    return PocketOptions(updates=args.updates, order=args.order, eta=eta, w0=w0, zero=args.zero,
+                         compare=args.compare, keep="last" if args.last else "pocket")
+
+
+def handle(args: argparse.Namespace) -> int:
+    from pla.experiments import repeat_pocket
+    from pla.pocket import PocketInvariantViolation
+    from verify.checks.pocket import PocketCheckFailed, checked_pocket_run
+
+    train = load_dataset(args, "train")
+    test = load_dataset(args, "test") if args.test else None
+    options = options_from_args(args)
+    check_runs_need_random_order(args.runs, options.order)
+    jobs = jobs_from_args(args)
+    try:
+        with progress_bar(args, "pocket runs") as bar:
+            study = repeat_pocket(train, options, args.runs, seed=args.seed, test=test, jobs=jobs,
+                                  on_progress=bar, task=checked_pocket_run)
+    except (PocketCheckFailed, PocketInvariantViolation) as exc:
+        print(f"pla: {exc}", file=sys.stderr)
+        return 4
+    if args.json:
+        print(json.dumps(experiment_json(train, test, study), indent=2))
+    else:
+        print_experiment(train, test, study, args, jobs)
+    return 0
+
+
+# ----------------------------------------------------------------------------- JSON
+def run_json(result: PocketResult) -> dict[str, Any]:
+    """One run: the returned w's exact errors and how the pocket evolved."""
+    test_error = result.test_error
+    return {
+        "seed": result.seed,
+        "train_error": str(result.error),
+        "test_error": None if test_error is None else str(test_error),
+        "train_mistakes": result.mistakes,
+        "test_mistakes": result.test_mistakes,
+        "pocket_updates": result.pocket_updates,
+        "pocket_t": result.pocket_t,
+        "updates": result.updates,
+        "halted": result.halted,
+        "last_train_error": str(Fraction(result.last_mistakes, result.n)),
+        "w": [str(v) for v in result.w],
+    }
+
+
+def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperiment
+                    ) -> dict[str, Any]:
+    """The ``--json`` object of ``pla pocket``."""
+    from verify.checks.pocket import checks_made
+
+    o = study.options
+    train_errors, test_errors = study.train_errors, study.test_errors
+    mean_test = study.mean_test_error
+    return {
+        "runs": [run_json(r) for r in study.runs],
+        "mean_train_error": str(study.mean_train_error),
+        "mean_test_error": None if mean_test is None else str(mean_test),
+        "min_train_error": str(min(train_errors)),
+        "max_train_error": str(max(train_errors)),
+        "min_test_error": str(min(test_errors)) if test_errors else None,
+        "max_test_error": str(max(test_errors)) if test_errors else None,
+        "mean_pocket_updates": str(study.mean_pocket_updates),
+        "updates": o.updates,
+        "returned": o.keep,
+        "compare": o.compare,
+        "order": o.order,
+        "seed": study.base_seed,
+        "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
+        "eta": str(o.eta),
+        "w0": None if o.w0 is None else [str(v) for v in o.w0],
+        "zero": o.zero,
+        "n": train.n,
+        "d": train.d,
+        "dim": train.dim,
+        "bias": train.bias,
+        "data_sha256": train.fingerprint,
+        "source": train.source,
+        "test_n": None if test is None else test.n,
+        "test_sha256": None if test is None else test.fingerprint,
+        "test_source": None if test is None else test.source,
+        "checks": list(checks_made(o.compare)),
+    }
+
+
+# ----------------------------------------------------------------------------- human output
+
+
+def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperiment,
+                     args: argparse.Namespace, jobs: int) -> None:
+    from verify.cli.run import ZERO_CONVENTION_TEXT
+    from verify.checks.pocket import checks_made
+
+    o = study.options
+    runs = study.runs
+    bias = " (+ bias x0 = 1)" if train.bias else ""
+    features = "feature" if train.d == 1 else "features"
+    print(f"data     {train.source}: {train.n} examples, {train.d} {features}{bias}, "
+          f"sha256 {train.fingerprint[:16]}")
+    if test is not None:
+        print(f"test     {test.source}: {test.n} examples, sha256 {test.fingerprint[:16]}")
+    w0 = "0" if o.w0 is None else format_vector(o.w0)
+    compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
+    print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "
+          f"{ZERO_CONVENTION_TEXT[o.zero]}; w_t+1 compared with {compare}")
+    returned = "the last w_t (--last)" if o.keep == "last" else "the pocket"
+    if len(runs) == 1:
+        r = runs[0]
+        print(f"runs     1 ({seed_rule_text(study.base_seed, 1)}); returned: {returned}")
+        halted = " (stopped early: w_t makes no training mistake)" if r.updates < o.updates else ""
+        print(f"pocket   w_{r.pocket_t}, replaced {r.pocket_updates} times in {r.updates} "
+              f"updates{halted}")
+        print(f"w        {format_vector(r.w)}   (bias first)")
+        print(f"train    error {exact_and_decimal(r.error)}: {r.mistakes} of {r.n} mistakes "
+              f"(the last w_{r.updates} makes {r.last_mistakes})")
+        if r.test_error is not None:
+            print(f"test     error {exact_and_decimal(r.test_error)}: {r.test_mistakes} of "
+                  f"{r.test_n} mistakes")
+    else:
+        print(f"runs     {len(runs)} ({seed_rule_text(study.base_seed, len(runs))}), "
+              f"{jobs} process{'es' if jobs > 1 else ''}; returned: {returned}")
+        table = [("", "mean", "min", "max")]
+        errors = study.train_errors
+        table.append(("train error", exact_and_decimal(study.mean_train_error),
+                      exact_and_decimal(min(errors)), exact_and_decimal(max(errors))))
+        if study.has_test:
+            tests = study.test_errors
+            mean_test = study.mean_test_error
+            table.append(("test error", exact_and_decimal(mean_test) if mean_test is not None
+                          else "-", exact_and_decimal(min(tests)), exact_and_decimal(max(tests))))
+        replaced = [r.pocket_updates for r in runs]
+        table.append(("pocket replaced", exact_and_decimal(study.mean_pocket_updates, 2),
+                      str(min(replaced)), str(max(replaced))))
+        widths = [max(len(row[i]) for row in table) for i in range(4)]
+        for row in table:
+            print("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                   for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        early = sum(1 for r in runs if r.updates < o.updates)
+        if early:
+            print(f"         {early} run(s) stopped early: some w_t made no training mistake")
+    print("checked  on every run: " + ";\n         ".join(checks_made(o.compare)))

@@ -1,0 +1,311 @@
+"""``pla run``: one exact PLA run, with its steps, trace and summary."""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import nullcontext
+from dataclasses import replace
+import json
+import sys
+from collections import deque
+from fractions import Fraction
+from typing import Any, Sequence
+
+import pla
+from pla.dataset import Dataset
+from pla.exact import NumberError, format_vector, parse_fraction
+from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
+from pla.trace import TraceWriter, header_record, step_record, summary_record
+from verify.cli.usage import UsageError
+from verify.cli.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
+                                            positive_seconds)
+
+__all__ = ["register", "handle", "options_from_args", "result_json",
+           "STEPS_HEAD", "STEPS_TAIL"]
+
+#: ``--steps`` shows the first STEPS_HEAD and the last STEPS_TAIL updates of a long run.
+STEPS_HEAD = 20
+STEPS_TAIL = 5
+#: Data up to this many entries (n x dim) get the non-separability check before the run.
+NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
+#: The probe run before the non-separability search allows this many updates per example.
+PROBE_UPDATES_PER_EXAMPLE = 10
+
+ZERO_CONVENTION_TEXT = {
+    "mistake": "a zero score is a mistake (y w.x <= 0)",
+    "positive": "sign(0) = +1",
+    "negative": "sign(0) = -1",
+    "correct": "a zero score is never a mistake (y w.x < 0)",
+}
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "run", help="run PLA exactly on a data file",
+        description="Run the Perceptron Learning Algorithm in exact arithmetic on DATA and "
+                    "report the final w, the number of updates and epochs.  Exit code 3 when "
+                    "--max-updates is reached without halting.",
+    )
+    add_data_arguments(parser)
+    group = parser.add_argument_group("the algorithm")
+    group.add_argument("--order", choices=pla.ORDERS, default="cyclic",
+                       help="cyclic (default): 1..N, update and go on, halt after N consecutive "
+                            "correct points; first: rescan from the first point after every "
+                            "update; random-cycle: one seeded permutation, then cyclic; random: "
+                            "a seeded random point at each visit")
+    group.add_argument("--seed", type=int, default=0, help="seed for the random orders (default 0)")
+    group.add_argument("--eta", default="1", metavar="P/Q",
+                       help="positive rational learning rate (default 1)")
+    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
+                       help="initial weights, exact, bias first (default zero)")
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+                       help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
+                            "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
+                            "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
+    group.add_argument("--max-updates", type=non_negative_int, default=DEFAULT_MAX_UPDATES,
+                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3")
+    group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                       help="stop a run that has not halted after SECONDS (like --max-updates: "
+                            "halted false, exit code 3)")
+    group.add_argument("--engine", choices=pla.ENGINES, default="default",
+                       help="default (integer arithmetic) or reference (plain Fractions)")
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--steps", action="store_true",
+                     help=f"print a table of the updates (the first {STEPS_HEAD} and last "
+                          f"{STEPS_TAIL} of a longer run)")
+    out.add_argument("--trace", metavar="FILE.jsonl",
+                     help="write every step as JSON Lines (header, one line per update, summary)")
+    proof = parser.add_argument_group("proof checks")
+    proof.add_argument("--check", action="store_true",
+                       help="check every inequality of the convergence proof exactly at every "
+                            "update (exit code 4 and one line on stderr if one fails)")
+    proof.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|final|FILE",
+                       help="the reference separator w_f of the proof: maxmargin (default; the "
+                            "exact max-margin w*, tightest bound), lp (a linear-programming "
+                            "separator), final (the run's own final w, run then replayed) or a "
+                            "file of weights (one number per line, bias first)")
+    proof.add_argument("--paranoid", action="store_true",
+                       help="with --check: also compare every vector of every update (w_t, "
+                            "x_n, w_t+1) instead of the score at each update and the vectors "
+                            "periodically")
+    from verify.cli.run_experiments import add_arguments as add_repeated_runs_arguments
+    add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/cli/run_experiments.py)
+    parser.set_defaults(handler=handle)
+    return parser
+
+
+def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Fraction, ...] | None]:
+    """The exact ``--eta`` and ``--w0`` (None for ``zero``) of ``pla run`` and ``pla pocket``."""
+    try:
+        eta = parse_fraction(args.eta)
+    except NumberError as exc:
+        raise UsageError(f"--eta: {exc}") from None
+    w0: tuple[Fraction, ...] | None = None
+    if args.w0.strip().lower() != "zero":
+        try:
+            w0 = tuple(parse_fraction(v) for v in args.w0.split(","))
+        except NumberError as exc:
+            raise UsageError(f"--w0: {exc}") from None
+    return eta, w0
+
+
+def options_from_args(args: argparse.Namespace) -> RunOptions:
+    """The :class:`RunOptions` described by ``pla run``'s arguments."""
+    eta, w0 = eta_and_w0_from_args(args)
+    return RunOptions(order=args.order, seed=args.seed, eta=eta, w0=w0, zero=args.zero,
+                      max_updates=args.max_updates)
+
+
+class _StepWindow:
+    """Keeps the first ``head`` and last ``tail`` steps of a run in bounded memory."""
+
+    def __init__(self, head: int, tail: int) -> None:
+        self.head: list[Step] = []
+        self.tail: deque[Step] = deque(maxlen=tail)
+        self.limit = head
+        self.count = 0
+
+    def __call__(self, step: Step) -> None:
+        self.count += 1
+        if len(self.head) < self.limit:
+            self.head.append(step)
+        else:
+            self.tail.append(step)
+
+
+def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
+            extra_callbacks: Sequence[Any] = (), on_update: Any = None
+            ) -> tuple[Result, _StepWindow | None]:
+    """Run with the callbacks the output options need (steps window, trace writer)."""
+    window = _StepWindow(STEPS_HEAD, STEPS_TAIL) if args.steps else None
+    callbacks: list[Any] = list(extra_callbacks)
+    if window is not None:
+        callbacks.append(window)
+    writer = None
+    if args.trace:
+        try:
+            writer = TraceWriter(args.trace, header_record(dataset, options, args.engine))
+        except OSError as exc:
+            raise UsageError(f"--trace: cannot write {args.trace}: {exc.strerror}") from None
+        callbacks.append(lambda step: writer.write(step_record(step)))
+    with writer if writer is not None else nullcontext():
+        result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
+                         on_step=_fan_out(callbacks), on_update=on_update, timeout=args.timeout)
+        if writer is not None:
+            writer.close(summary_record(result))
+    return result, window
+
+
+def _fan_out(callbacks: Sequence[Any]) -> Any:
+    if not callbacks:
+        return None
+    if len(callbacks) == 1:
+        return callbacks[0]
+
+    def call_all(step: Step) -> None:
+        for callback in callbacks:
+            callback(step)
+    return call_all
+
+
+def _probe_halts(dataset: Dataset, options: RunOptions) -> bool:
+    """Whether a short run (at most PROBE_UPDATES_PER_EXAMPLE × N updates) halts."""
+    probe = replace(options, max_updates=min(options.max_updates,
+                                             PROBE_UPDATES_PER_EXAMPLE * dataset.n))
+    return pla.run(dataset, options=probe, keep_steps=False).halted
+
+
+def handle(args: argparse.Namespace) -> int:
+    dataset = load_dataset(args)
+    options = options_from_args(args)
+    options.initial_weights(dataset.dim)
+    # Non-separable data (kernel-checked Gordan certificate): say so before running when the
+    # search is cheap; on larger data only after a run that did not halt (a halting run proves
+    # separability, and the search would cost far more than the run).  A short probe run
+    # first: when it halts the data are separable and the search (and its scipy import) is
+    # skipped, which keeps `pla run` on ordinary data fast.
+    from verify.cli.experiment_output import non_separability_notice
+    notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
+    notice = None
+    if notice_first and not _probe_halts(dataset, options):
+        notice = non_separability_notice(dataset, args.data, options.max_updates)
+    if notice is not None:
+        print(notice, file=sys.stderr)
+    if args.runs is not None:
+        from verify.cli.run_experiments import handle_runs
+        return handle_runs(args, dataset, options)
+    monitor = _proof_monitor(dataset, options, args)
+    with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
+    result, window = execute(dataset, options, args,
+                             extra_callbacks=[monitor] if with_vectors else (),
+                             on_update=monitor.on_update if monitor and not with_vectors else None)
+    report = monitor.finish(result) if monitor is not None else None
+    if args.json:
+        fields = result_json(dataset, result)
+        if report is not None:
+            from verify.checks.checked_run import report_json
+            fields.update(report_json(report))
+        print(json.dumps(fields, indent=2))
+    else:
+        if window is not None:
+            print_steps(window)
+        print_summary(dataset, result, args)
+        if report is not None:
+            from verify.checks.checked_run import report_lines
+            print("\n".join(report_lines(report)))
+    if not result.halted and not notice_first:
+        notice = non_separability_notice(dataset, args.data, options.max_updates)
+        if notice is not None:
+            print(notice, file=sys.stderr)
+    if not result.halted:
+        why = ("as the certificate above says it must" if notice is not None else
+               "the data may not be linearly separable: see `pla certify` and `pla pocket`")
+        limit = (f"--timeout {args.timeout:g} s" if result.stopped_by == "timeout" else
+                 f"--max-updates {options.max_updates}")
+        print(f"pla: stopped after {result.updates} updates without halting ({limit}); {why}",
+              file=sys.stderr)
+        return 3
+    return 0
+
+
+def _proof_monitor(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
+    """The --check monitor (verify.checks.checked_run), or None without --check."""
+    if not args.check:
+        if args.paranoid or args.wf != "maxmargin":
+            raise UsageError("--paranoid and --wf need --check")
+        return None
+    from verify.checks.checked_run import WfError, prepare_monitor
+    try:
+        return prepare_monitor(dataset, options, args.wf, paranoid=args.paranoid,
+                               engine=args.engine)
+    except WfError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def result_json(dataset: Dataset, result: Result) -> dict[str, Any]:
+    """The ``--json`` object of a run."""
+    o = result.options
+    return {
+        "updates": result.updates,
+        "epochs": result.epochs,
+        "halted": result.halted,
+        "stopped_by": result.stopped_by,
+        "w": [str(v) for v in result.w],
+        "n": dataset.n,
+        "d": dataset.d,
+        "dim": dataset.dim,
+        "bias": dataset.bias,
+        "order": o.order,
+        "seed": o.seed,
+        "eta": str(o.eta),
+        "w0": None if o.w0 is None else [str(v) for v in o.w0],
+        "zero": o.zero,
+        "max_updates": o.max_updates,
+        "data_sha256": dataset.fingerprint,
+        "source": dataset.source,
+    }
+
+
+
+
+def print_steps(window: _StepWindow) -> None:
+    """The ``--steps`` table."""
+    rows = [("t", "n", "y", "w_t.x_n", "w_t", "w_t+1")]
+    def row(s: Step) -> tuple[str, ...]:
+        return (str(s.t), str(s.index + 1), f"{s.y:+d}", str(s.score),
+                format_vector(s.w_before, 6), format_vector(s.w_after, 6))
+    rows += [row(s) for s in window.head]
+    skipped = window.count - len(window.head) - len(window.tail)
+    gap_at = len(rows)
+    rows += [row(s) for s in window.tail]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for k, r in enumerate(rows):
+        if k == gap_at and skipped > 0:
+            print(f"  ... {skipped} updates not shown (--trace FILE.jsonl records them all) ...")
+        print("  ".join(c.rjust(w) if i < 4 else c.ljust(w) for i, (c, w) in
+                        enumerate(zip(r, widths))).rstrip())
+    if window.count == 0:
+        print("  (no updates: w0 already makes no mistake)")
+    print()
+
+
+def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) -> None:
+    """The human summary of a run."""
+    o = result.options
+    bias = " (+ bias x0 = 1)" if dataset.bias else ""
+    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+          f"sha256 {dataset.fingerprint[:16]}")
+    seed = f", seed {o.seed}" if o.order.startswith("random") else ""
+    w0 = "0" if o.w0 is None else format_vector(o.w0)
+    print(f"options  order {o.order}{seed}, eta {o.eta}, w0 {w0}; {ZERO_CONVENTION_TEXT[o.zero]}")
+    if result.halted:
+        print(f"result   halted: no mistake left after {result.updates} updates "
+              f"({result.epochs} epochs)")
+    else:
+        limit = "the time limit" if result.stopped_by == "timeout" else "the budget"
+        print(f"result   NOT halted: stopped at {limit} after {result.updates} updates "
+              f"({result.epochs} epochs)")
+    print(f"w        {format_vector(result.w)}   (bias first)")
+    if args.trace:
+        print(f"trace    {args.trace}")

@@ -1,1 +1,0 @@
-"""One module per ``pla`` subcommand, each with ``register(subparsers)``."""

@@ -1,0 +1,54 @@
+"""The trusted kernel of pla-verify: the only code that decides what is true.
+
+Role: decides. Imports nothing of the project outside ``verify.kernel`` (a test enforces it).
+
+Everything else (solvers, certificate search, counterexample search, rendering, the claim parser)
+only *proposes* objects; the modules of this package check them exactly, with no solver, no
+float and no I/O:
+
+- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems);
+- :mod:`verify.kernel.derivations`: derivation steps, inductions and theorems over sympy
+  polynomials (equalities after declared rewriting rules, inequalities with
+  Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
+  abstract inner product);
+- :mod:`verify.kernel.certificates`: separators, max-margin (KKT), Gordan certificates and
+  mistake counts, in integers (no sympy).
+
+sympy is imported lazily, so ``import verify.kernel`` stays cheap.
+
+>>> import verify.kernel as kernel
+>>> kernel.KernelError.__name__
+'KernelError'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verify.kernel.certificates import (
+    ZERO_RULES, CertificateError, MarginFacts, check_gordan, check_max_margin,
+    check_mistake_count, check_separator, count_mistakes, squared_radius,
+)
+from verify.kernel.derivations import check_theorem
+from verify.kernel.errors import KernelError
+from verify.kernel.terms import (
+    KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
+    Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
+)
+
+__all__ = [
+    "KernelError", "DerivationError", "Fact", "Rewrite", "VectorDef", "Hyp", "Family",
+    "Square", "NormSq", "Term", "EqTerm", "Certificate", "Link", "Chain", "LemmaUse",
+    "Derivation", "Induction", "Theorem", "CheckedTheorem", "check_theorem", "dot",
+    "KERNEL_RULES",
+    "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
+    "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",
+]
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: ``kernel.Dot`` without importing sympy eagerly
+    if name == "Dot":
+        from verify.kernel.terms import _dot_class
+
+        return _dot_class()
+    raise AttributeError(f"module 'verify.kernel' has no attribute {name!r}")

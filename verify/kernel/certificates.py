@@ -1,0 +1,240 @@
+"""Trusted base: exact checks of separators, max-margin (KKT) and Gordan certificates, and of
+mistake counts.  Pure integer arithmetic: no sympy, no float, no search.
+
+>>> check_separator([[1, 1], [1, -1]], 1, [1, -1], [0, 1]).rho
+Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from verify.kernel.errors import KernelError
+
+__all__: list[str] = []
+
+# --- certificates ---
+#
+# Exact checks of the certificates about a labelled data set.  The data are given in the exact
+# form :class:`pla.Dataset` keeps them: integer ``rows`` over one common positive ``scale``
+# (xₙ = rowsₙ / scale, bias coordinate included when the data have one) and ``labels`` ±1.
+# Weights and multipliers are ints or Fractions (a float is refused).  Every check is integer
+# arithmetic after clearing denominators; nothing here searches for anything.
+
+__all__ += [
+    "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
+    "squared_radius",
+]
+
+
+class CertificateError(KernelError):
+    """A certificate the kernel rejects; ``index`` is the 0-based data row at fault, if any.
+
+    >>> str(CertificateError("row 2: y w.x = -1 <= 0", index=2))
+    'row 2: y w.x = -1 <= 0'
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass(frozen=True)
+class MarginFacts:
+    """What :func:`check_separator` established: ρ = min yₙ w·xₙ > 0, first attained at ``argmin``."""
+
+    rho: Fraction
+    argmin: int
+
+
+def _exact_number(value: Any, what: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise CertificateError(f"{what} is {value!r} ({type(value).__name__}); "
+                               "the kernel accepts only ints and Fractions")
+    return Fraction(value)
+
+
+def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[int], int]:
+    """Exact numbers vᵢ as (integers Vᵢ, D > 0) with vᵢ = Vᵢ / D."""
+    numbers = [_exact_number(v, f"{what}[{i}]") for i, v in enumerate(values)]
+    if len(numbers) != length:
+        raise CertificateError(f"{what} has {len(numbers)} entries, expected {length}")
+    D = 1
+    for v in numbers:
+        D = D * v.denominator // _gcd(D, v.denominator)
+    return [v.numerator * (D // v.denominator) for v in numbers], D
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return abs(a)
+
+
+def _idot(u: Any, v: Any) -> int:
+    return sum(a * b for a, b in zip(u, v))
+
+
+def _check_data(rows: Any, scale: Any, labels: Any) -> int:
+    if isinstance(scale, bool) or not isinstance(scale, int) or scale <= 0:
+        raise CertificateError(f"scale must be a positive int, not {scale!r}")
+    if len(rows) == 0 or len(rows) != len(labels):
+        raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
+    dim = len(rows[0])
+    for n, (row, y) in enumerate(zip(rows, labels)):
+        if y != 1 and y != -1 or isinstance(y, bool):
+            raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
+        if len(row) != dim or any(isinstance(v, bool) or not isinstance(v, int) for v in row):
+            raise CertificateError(f"row {n} is not {dim} ints", index=n)
+    return dim
+
+
+def squared_radius(rows: Any, scale: int) -> Fraction:
+    """R² = maxₙ ‖xₙ‖² with xₙ = rowsₙ / scale.
+
+    >>> squared_radius([[1, 2], [3, 0]], 2)
+    Fraction(9, 4)
+    """
+    return Fraction(max(_idot(row, row) for row in rows), scale * scale)
+
+
+def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
+    """Accept ``w`` when yₙ w·xₙ > 0 for every row; return ρ = minₙ yₙ w·xₙ and where it is attained.
+
+    Rejects with :class:`CertificateError` naming the first row with yₙ w·xₙ ≤ 0.
+
+    >>> check_separator([[1, 2], [1, -1]], 1, [1, -1], [0, 1])
+    MarginFacts(rho=Fraction(1, 1), argmin=1)
+    >>> check_separator([[1, 2], [1, -1]], 1, [1, -1], [1, 0])
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: row 1: y w.x = -1 <= 0: w does not separate the data
+    """
+    dim = _check_data(rows, scale, labels)
+    W, D = _over_common_denominator(w, dim, "w")
+    best, argmin = None, -1
+    for n, (row, y) in enumerate(zip(rows, labels)):
+        s = y * _idot(W, row)
+        if s <= 0:
+            raise CertificateError(f"row {n}: y w.x = {Fraction(s, D * scale)} <= 0: w does not "
+                                   "separate the data", index=n)
+        if best is None or s < best:
+            best, argmin = s, n
+    return MarginFacts(Fraction(best, D * scale), argmin)  # type: ignore[arg-type]
+
+
+def check_max_margin(rows: Any, scale: int, labels: Any, w: Any, alpha: Any) -> Fraction:
+    """Accept ``w`` as the solution of min ½‖w‖² s.t. yₙ w·xₙ ≥ 1 by its KKT conditions.
+
+    The multipliers ``alpha`` (one per row) must satisfy, exactly: αₙ ≥ 0 (dual feasibility),
+    w = Σ αₙ yₙ xₙ (stationarity), yₙ w·xₙ ≥ 1 (primal feasibility) and
+    αₙ (yₙ w·xₙ − 1) = 0 (complementary slackness).  The problem is convex, so these conditions
+    prove that ``w`` is its unique optimum.  Returns ‖w‖².
+
+    >>> check_max_margin([[1, 2], [1, -1]], 1, [1, -1], [Fraction(-1, 3), Fraction(2, 3)],
+    ...                  [Fraction(1, 9), Fraction(4, 9)])
+    Fraction(5, 9)
+    >>> check_max_margin([[1, 2], [1, -1]], 1, [1, -1], [0, 1], [0, 1])
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: stationarity: w != sum_n alpha_n y_n x_n in coordinate 0
+    """
+    dim = _check_data(rows, scale, labels)
+    W, D = _over_common_denominator(w, dim, "w")
+    A, E = _over_common_denominator(alpha, len(rows), "alpha")
+    for n, a in enumerate(A):
+        if a < 0:
+            raise CertificateError(f"dual feasibility: alpha[{n}] = {Fraction(a, E)} < 0", index=n)
+    # stationarity: W/D = Σ (Aₙ/E) yₙ rowₙ / scale  <=>  W·E·scale = D·Σ Aₙ yₙ rowₙ
+    combination = [0] * dim
+    for a, y, row in zip(A, labels, rows):
+        if a:
+            ay = a * y
+            for i, v in enumerate(row):
+                combination[i] += ay * v
+    for i in range(dim):
+        if W[i] * E * scale != D * combination[i]:
+            raise CertificateError(f"stationarity: w != sum_n alpha_n y_n x_n in coordinate {i}")
+    unit = D * scale  # yₙ w·xₙ = yₙ W·rowₙ / unit
+    for n, (a, y, row) in enumerate(zip(A, labels, rows)):
+        s = y * _idot(W, row)
+        if s < unit:
+            raise CertificateError(f"primal feasibility: row {n}: y w.x = {Fraction(s, unit)} < 1",
+                                   index=n)
+        if a and s != unit:
+            raise CertificateError(f"complementary slackness: row {n}: alpha = {Fraction(a, E)} "
+                                   f"> 0 but y w.x = {Fraction(s, unit)} != 1", index=n)
+    return Fraction(_idot(W, W), D * D)
+
+
+def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
+    """Accept ``lam`` as a proof of non-separability: λ ≥ 0, λ ≠ 0 and Σ λₙ yₙ xₙ = 0.
+
+    (Gordan: then Σ λₙ yₙ w·xₙ = 0 for every w, so no w has every yₙ w·xₙ > 0.)
+
+    >>> check_gordan([[1, 0], [1, 0]], 1, [1, -1], [1, 1])
+    >>> check_gordan([[1, 0], [1, 0]], 1, [1, -1], [1, 2])
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: sum_n lambda_n y_n x_n != 0 in coordinate 0
+    """
+    dim = _check_data(rows, scale, labels)
+    L, _ = _over_common_denominator(lam, len(rows), "lambda")
+    for n, v in enumerate(L):
+        if v < 0:
+            raise CertificateError(f"lambda[{n}] < 0", index=n)
+    if not any(L):
+        raise CertificateError("lambda = 0 proves nothing")
+    total = [0] * dim
+    for v, y, row in zip(L, labels, rows):
+        if v:
+            vy = v * y
+            for i, x in enumerate(row):
+                total[i] += vy * x
+    for i in range(dim):
+        if total[i]:
+            raise CertificateError(f"sum_n lambda_n y_n x_n != 0 in coordinate {i}")
+
+
+# --- certificates: mistake counts (added for `pla pocket`; small, self-contained) ---------------
+__all__ += ["ZERO_RULES", "count_mistakes", "check_mistake_count"]
+
+#: sign(0) conventions: a zero score y·w·x = 0 is a mistake ("mistake"), a mistake only for y = −1
+#: ("positive": sign(0) = +1), only for y = +1 ("negative": sign(0) = −1), never ("correct").
+ZERO_RULES = ("mistake", "positive", "negative", "correct")
+
+
+def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mistake") -> int:
+    """The exact number of rows that ``w`` gets wrong (a nonzero score is wrong when y·w·x < 0).
+
+    >>> count_mistakes([[1, 1], [1, 2], [1, 3]], 1, [1, -1, 1], [-2, 1])
+    2
+    >>> count_mistakes([[1, 1], [1, 2], [1, 3]], 1, [1, -1, 1], [-2, 1], zero="correct")
+    1
+    """
+    dim = _check_data(rows, scale, labels)
+    if zero not in ZERO_RULES:
+        raise CertificateError(f"unknown zero convention {zero!r}")
+    W, _ = _over_common_denominator(w, dim, "w")
+    mistakes = 0
+    for row, y in zip(rows, labels):
+        s = _idot(W, row)  # same sign as w·x (W = D·w, row = scale·x, D, scale > 0)
+        if s != 0:
+            mistakes += (s > 0) != (y > 0)
+        else:
+            mistakes += zero == "mistake" or (zero == "positive" and y < 0) or \
+                (zero == "negative" and y > 0)
+    return mistakes
+
+
+def check_mistake_count(rows: Any, scale: int, labels: Any, w: Any, claimed: int,
+                        zero: str = "mistake") -> None:
+    """Accept the claim that ``w`` makes exactly ``claimed`` mistakes on the data.
+
+    >>> check_mistake_count([[1, 1], [1, 2]], 1, [1, -1], [0, 1], 1)
+    >>> check_mistake_count([[1, 1], [1, 2]], 1, [1, -1], [0, 1], 0)
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: w makes 1 mistakes, not the claimed 0
+    """
+    actual = count_mistakes(rows, scale, labels, w, zero)
+    if actual != claimed:
+        raise CertificateError(f"w makes {actual} mistakes, not the claimed {claimed}")
