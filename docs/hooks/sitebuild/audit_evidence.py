@@ -195,10 +195,14 @@ def sign_iff(data_dir: Path) -> Evidence:
          pla.is_mistake(Fraction(0), -1, "negative")),
         ("updates with sign(0) = +1", positive.updates),
         ("updates with mistake iff y w.x <= 0", usual.updates),
+        ("a zero score with no sign +-1 ('always update'): a mistake for y = +1 and y = -1",
+         (pla.is_mistake(Fraction(0), 1, "mistake"), pla.is_mistake(Fraction(0), -1, "mistake"))),
     )
-    holds = (not lhs) and positive.updates != usual.updates
+    holds = ((not lhs) and positive.updates != usual.updates
+             and pla.is_mistake(Fraction(0), 1, "mistake") and pla.is_mistake(Fraction(0), -1, "mistake"))
     return Evidence("sign-iff", "Under sign(0) = +1 (or −1) a point with w·x = 0 can be "
-                    "classified correctly although y w·x ≤ 0, and the runs differ.", facts, holds,
+                    "classified correctly although y w·x ≤ 0, and the runs differ; when a zero "
+                    "score is always a mistake the equivalence holds.", facts, holds,
                     "pla run tight.dat --zero positive   # versus --zero mistake")
 
 
@@ -721,17 +725,22 @@ def indicator_215(data_dir: Path) -> Evidence:
 # ============================================================================ separability
 @_evidence("sign-separable-zero-margin")
 def sign_separable_zero_margin(data_dir: Path) -> Evidence:
-    """y_n = sign(w_f·x_n) (with sign(0) = −1) does not give ρ > 0 (notes 000, 002)."""
+    """y_n = sign(w_f·x_n) with sign(0) = −1 allows ρ = 0; with a bias, a shift repairs it (002)."""
     ds = _load("tight", data_dir)
     wf = _vec((1, 1))
+    nonzero = [abs(_dot(wf, x)) for x in ds.X if _dot(wf, x) != 0]
+    shifted = (wf[0] - min(nonzero) / 2,) + wf[1:]   # move the threshold towards sign(0) = -1
     facts = tuple((f"row {n + 1}: y, w_f.x, sign(w_f.x) with sign(0) = -1",
                    (y, _dot(wf, x), _sign(_dot(wf, x), -1)))
                   for n, (x, y) in enumerate(zip(ds.X, ds.labels))) + (
-        ("rho = min_n y_n w_f.x_n", _margin(ds, wf)),)
+        ("rho = min_n y_n w_f.x_n", _margin(ds, wf)),
+        ("w_f with its bias lowered by half the smallest non-zero |w_f.x_n|", shifted),
+        ("its min_n y_n w.x_n", _margin(ds, shifted)),)
     holds = (all(_sign(_dot(wf, x), -1) == y for x, y in zip(ds.X, ds.labels))
-             and _margin(ds, wf) == 0)
+             and _margin(ds, wf) == 0 and _margin(ds, shifted) > 0)
     return Evidence("sign-separable-zero-margin", "w_f = (1, 1) satisfies y_n = sign(w_f·x_n) "
-                    "for every n, and its ρ is 0.", facts, holds)
+                    "for every n, and its ρ is 0; moving its threshold gives a w_f with ρ > 0.",
+                    facts, holds)
 
 
 @_evidence("cone-not-strict")
@@ -771,18 +780,40 @@ def no_bias(data_dir: Path) -> Evidence:
                     "pla run nobias.dat --no-bias --max-updates 200   # exit code 3")
 
 
+def _best_margin2_two_points(a: Vector, b: Vector) -> Fraction:
+    """Squared largest normalised margin of a (+1) and b (−1) for w through the origin.
+
+    It is the squared distance from 0 to the segment [a, −b] (the convex hull of the y·x).
+
+    >>> _best_margin2_two_points((Fraction(1), Fraction(1)), (Fraction(1), Fraction(-1)))
+    Fraction(1, 1)
+    """
+    p, q = tuple(a), tuple(-v for v in b)
+    d = tuple(v - u for u, v in zip(p, q))
+    s = min(max(-_dot(p, d) / _norm2(d), Fraction(0)), Fraction(1))
+    point = tuple(u + s * v for u, v in zip(p, d))
+    return _norm2(point)
+
+
 @_evidence("slow-halting")
 def slow_halting(data_dir: Path) -> Evidence:
-    """Note 002: 'usually stops quickly' — two points can need thousands of updates."""
-    counts = []
+    """Note 002: 'usually stops quickly' — two points 1 apart need more updates far from 0."""
+    rows = []
     for k in (1, 2, 4, 8, 16):
         ds = pla.Dataset.from_rows([[k], [k + 1]], [1, -1])
         r = pla.run(ds, keep_steps=False)
-        counts.append((k, r.updates))
-    facts = tuple((f"x = {k} (+1), x = {k + 1} (-1): updates", u) for k, u in counts)
-    holds = all(b[1] > a[1] for a, b in zip(counts, counts[1:])) and counts[-1][1] > 1000
-    return Evidence("slow-halting", "Two separable points need more and more updates as the "
-                    "margin shrinks.", facts, holds)
+        gap = abs(ds.X[1][1] - ds.X[0][1])
+        gamma2 = _best_margin2_two_points(ds.X[0], ds.X[1])
+        rows.append((k, gap, _radius2(ds), gamma2, _radius2(ds) / gamma2, r.updates, r.halted))
+    facts = tuple((f"x = {k} (+1), x = {k + 1} (-1): distance, R^2, best rho^2, (R/rho)^2, updates",
+                   (gap, R2, g2, bound, u)) for k, gap, R2, g2, bound, u, _ in rows)
+    holds = (all(row[1] == 1 and row[6] and row[5] <= row[4] for row in rows)
+             and all(b[2] > a[2] and b[3] < a[3] and b[5] > a[5] for a, b in zip(rows, rows[1:]))
+             and rows[-1][5] > 1000)
+    return Evidence("slow-halting", "The two points are always exactly 1 apart; moving them away "
+                    "from the origin makes R grow and the best normalised margin ρ of the "
+                    "augmented vectors shrink, and the number of updates grows into the "
+                    "thousands (always within (R/ρ)²).", facts, holds)
 
 
 # ============================================================================ the learning rate
@@ -913,7 +944,7 @@ def pocket_compare(data_dir: Path) -> Evidence:
 
 @_evidence("noise-target")
 def noise_target(data_dir: Path) -> Evidence:
-    """Note 002: on noisy data the goal is g(x_n) = y_n for most n, not f(x_n) = y_n."""
+    """Note 002's little-noise assumption: the target f agrees with most labels of noisy data."""
     from pla.pocket import pocket
 
     ds = _load("noisy", data_dir)
@@ -922,15 +953,12 @@ def noise_target(data_dir: Path) -> Evidence:
     g = pocket(ds, 20, order="cyclic")
     facts = (("rows with f(x_n) = y_n, f = sign(x)", (agree_f, ds.n)),
              ("rows with g(x_n) = y_n, g from Pocket (20 updates)", (ds.n - g.mistakes, ds.n)))
-    return Evidence("noise-target", f"f(x_n) = y_n is a fixed property of the noisy data "
-                    f"({agree_f} of {ds.n} here, whatever we learn); what learning controls is "
-                    "g.", facts, agree_f < ds.n)
+    return Evidence("noise-target", f"On noisy data f(x_n) = y_n holds for most n ({agree_f} of "
+                    f"{ds.n} here) but not all: that is the assumption the note states.", facts,
+                    ds.n / 2 < agree_f < ds.n)
 
 
-@_evidence("exact-1d-minimum")
-def exact_1d_minimum(data_dir: Path) -> Evidence:
-    """For a fixed dimension the fewest-mistakes problem is solved by enumeration (polynomial)."""
-    ds = _load("noisy", data_dir)
+def _exact_1d_minimum(ds: pla.Dataset, name: str) -> Evidence:
     xs = sorted({x[1] for x in ds.X})
     cuts = [xs[0] - 1] + [(a + b) / 2 for a, b in zip(xs, xs[1:])] + [xs[-1] + 1]
     best = None
@@ -944,8 +972,16 @@ def exact_1d_minimum(data_dir: Path) -> Evidence:
                 best = (m, w)
     facts = (("candidate classifiers tried (2(N+1))", tried),
              ("fewest mistakes, a minimiser w", best if best else ()))
-    return Evidence("exact-1d-minimum", "With one feature, 2(N+1) candidates settle the "
-                    "minimum exactly.", facts, best is not None and best[0] == 1)
+    return Evidence(name, "With one feature, 2(N+1) candidates settle the minimum exactly.",
+                    facts, best is not None and tried == 2 * (len(xs) + 1))
+
+
+@_evidence("exact-1d-minimum")
+def exact_1d_minimum(data_dir: Path) -> Evidence:
+    """For a fixed dimension the fewest-mistakes problem is solved by enumeration (polynomial)."""
+    ev = _exact_1d_minimum(_load("noisy", data_dir), "exact-1d-minimum")
+    return Evidence(ev.name, ev.shows, ev.facts,
+                    ev.holds and ev.value("fewest mistakes, a minimiser w")[0] == 1)
 
 
 # ============================================================================ indices, notation
@@ -981,6 +1017,124 @@ def w0_clash(data_dir: Path) -> Evidence:
     return Evidence("w0-clash", f"In one run 'w₀' is both the zero vector and the number "
                     f"{r.w[0]}.",
                     facts, all(v == 0 for v in _walk(r)[0]) and r.w[0] != 0)
+
+
+# ============================================================================ second reading
+@_evidence("cyclic-pocket-stuck")
+def cyclic_pocket_stuck(data_dir: Path) -> Evidence:
+    """Notes 000, 001: with a fixed cyclic order PLA repeats a cycle and Pocket never finds the optimum."""
+    from pla.pocket import pocket
+
+    ds = _load("cycle", data_dir)
+    kernel.check_gordan(ds.rows, ds.scale, ds.labels, [2, 2, 1, 1])
+    r = pla.run(ds, max_updates=60)
+    states = [(s.w_before, s.index) for s in r.steps]
+    first = next(((i, states.index(st)) for i, st in enumerate(states) if states.index(st) < i), None)
+    if first is None:
+        return Evidence("cyclic-pocket-stuck", "", (), False)
+    again, start = first
+    visited = _walk(r)[: again + 1]
+    walk_best = min(kernel.count_mistakes(ds.rows, ds.scale, ds.labels, w) for w in visited)
+    optimum = _exact_1d_minimum(ds, "cycle").value("fewest mistakes, a minimiser w")
+    cyclic = pocket(ds, 500, order="cyclic")
+    randoms = tuple(pocket(ds, 60, order="random", seed=seed).mistakes for seed in range(5))
+    facts = (
+        ("Gordan certificate lambda (checked by the kernel): not separable", (2, 2, 1, 1)),
+        ("the state (w_t, row) of update t repeats that of update", (again, start)),
+        ("period of the cycle (updates)", again - start),
+        ("fewest mistakes of any vector the cyclic walk ever visits", walk_best),
+        ("fewest mistakes of any perceptron, a minimiser", optimum),
+        ("Pocket, cyclic order, 500 updates: mistakes", cyclic.mistakes),
+        ("Pocket, random order, 60 updates, seeds 0-4: mistakes", randoms),
+    )
+    holds = (r.updates == 60 and not r.halted and walk_best > optimum[0]
+             and cyclic.mistakes == walk_best and min(randoms) == optimum[0])
+    return Evidence("cyclic-pocket-stuck", f"From update {start} on, cyclic PLA repeats a cycle "
+                    f"of {again - start} updates whose vectors all make at least {walk_best} "
+                    f"mistakes; the optimum is {optimum[0]}, so cyclic Pocket never finds it, "
+                    "while random sampling does.", facts, holds,
+                    "pla pocket cycle.dat --updates 500 --order cyclic   # versus --order random")
+
+
+@_evidence("constant-classifier")
+def constant_classifier(data_dir: Path) -> Evidence:
+    """Note 001: w_0 + w_1x_1 + w_2x_2 = 0 is no line when w_1 = w_2 = 0 — and that w can be optimal."""
+    from pla.pocket import pocket
+
+    ds = _load("pocket", data_dir)
+    result = pocket(ds, 5, order="cyclic")
+    w = result.w
+    forced = len({x for x, y in zip(ds.X, ds.labels) if y > 0}
+                 & {x for x, y in zip(ds.X, ds.labels) if y < 0})
+    outputs = tuple(_sign(_dot(w, x), 1) for x in ds.X)
+    facts = (("w returned by Pocket", w),
+             ("(w_1, w_2)", w[1:]),
+             ("its outputs sign(w.x_n)", outputs),
+             ("its mistakes (kernel count)", kernel.count_mistakes(ds.rows, ds.scale, ds.labels, w)),
+             ("points with both labels: every w makes at least this many mistakes", forced))
+    holds = (all(v == 0 for v in w[1:]) and len(set(outputs)) == 1
+             and kernel.count_mistakes(ds.rows, ds.scale, ds.labels, w) == forced)
+    return Evidence("constant-classifier", "The optimal vector Pocket returns has w₁ = w₂ = 0: "
+                    "its 'line' is empty and h is constant.", facts, holds,
+                    "pla pocket pocket.dat --updates 5 --order cyclic")
+
+
+def _perceptron_loss_le(ds: pla.Dataset, w: Vector) -> Fraction:
+    """Σ −y W·X over the points with y W·X ≤ 0 (the algorithm's notion of a mistake)."""
+    return sum((-y * _dot(w, x) for x, y in zip(ds.X, ds.labels) if y * _dot(w, x) <= 0),
+               Fraction(0))
+
+
+@_evidence("perceptron-loss-trivial")
+def perceptron_loss_trivial(data_dir: Path) -> Evidence:
+    """Note 003: without ‖W‖ the loss is minimised by W = 0 on any data, separable or not."""
+    ds = _load("pocket", data_dir)
+    kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 0, 0, 1])
+    zero = (Fraction(0),) * ds.dim
+    w = _vec((-1, 1, 1))
+    shrunk = tuple(tuple(v / k for v in w) for k in (1, 10, 100))
+    facts = (
+        ("Gordan certificate lambda (checked by the kernel): not separable", (1, 0, 0, 1)),
+        ("L(0) with D = {y W.X < 0}, with D = {y W.X <= 0}",
+         (_perceptron_loss(ds, zero), _perceptron_loss_le(ds, zero))),
+        ("mistakes of W = 0 under y W.X <= 0",
+         sum(1 for x, y in zip(ds.X, ds.labels) if pla.is_mistake(_dot(zero, x), y))),
+        ("W = (-1, 1, 1)/k, k = 1, 10, 100: L(W)", tuple(_perceptron_loss(ds, v) for v in shrunk)),
+        ("the same W: mistakes", tuple(kernel.count_mistakes(ds.rows, ds.scale, ds.labels, v)
+                                       for v in shrunk)),
+    )
+    losses = facts[3][1]
+    holds = (_perceptron_loss(ds, zero) == 0 == _perceptron_loss_le(ds, zero)
+             and facts[2][1] == ds.n
+             and all(b == a / 10 for a, b in zip(losses, losses[1:])) and losses[0] > 0
+             and len(set(facts[4][1])) == 1)
+    return Evidence("perceptron-loss-trivial", "On data that no vector separates, W = 0 has "
+                    "loss 0, the smallest possible, and every point is a mistake; shrinking W "
+                    "divides the loss and keeps every mistake.", facts, holds)
+
+
+@_evidence("strict-halts-inseparable")
+def strict_halts_inseparable(data_dir: Path) -> Evidence:
+    """Note 000's strict rule halts on inseparable data; 003's sign(0) = +1 halts on a non-separator."""
+    ds = _load("pocket", data_dir)
+    kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 0, 0, 1])
+    strict = pla.run(ds, zero="correct")
+    usual = pla.run(ds, max_updates=200, keep_steps=False)
+    tight = _load("tight", data_dir)
+    plus = pla.run(tight, zero="positive")
+    facts = (
+        ("pocket.dat, Gordan certificate lambda (checked by the kernel)", (1, 0, 0, 1)),
+        ("strict rule y w.x < 0: halted, updates, w", (strict.halted, strict.updates, strict.w)),
+        ("rule y w.x <= 0, 200 updates: halted", usual.halted),
+        ("tight.dat, sign(0) = +1: halted, w", (plus.halted, plus.w)),
+        ("that w: min_n y_n w.x_n", _margin(tight, plus.w)),
+    )
+    holds = (strict.halted and strict.updates == 0 and not usual.halted
+             and plus.halted and _margin(tight, plus.w) == 0)
+    return Evidence("strict-halts-inseparable", "The strict rule 'halts' at once on data a "
+                    "certificate proves inseparable; sign(0) = +1 halts at a w that leaves a "
+                    "point on its hyperplane.", facts, holds,
+                    "pla run pocket.dat --zero correct; pla run tight.dat --zero positive")
 
 
 # ----------------------------------------------------------------------------- rendering
