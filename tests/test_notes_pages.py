@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pla
 from verify import kernel
-from verify.docsite.examples import ExampleBook
-from verify.docsite.figures import growth_series
-from verify.docsite.mathml import latex_to_mathml
+from sitebuild.examples import ExampleBook
+from sitebuild.figures import growth_series
+from sitebuild.mathml import latex_to_mathml
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT / "docs" / "notes"
