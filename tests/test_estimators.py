@@ -20,6 +20,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import pla
 from pla.estimators import EXPECTED_FAILED_CHECKS, Perceptron, Pocket, exact_number, exact_rows
+from verify.checked_estimators import CheckedPerceptron, CheckedPocket
 
 TEXTBOOK_X = [[3, 3], [4, 3], [1, 1]]
 TEXTBOOK_Y = [1, 1, -1]
@@ -216,3 +217,59 @@ def test_import_pla_does_not_import_sklearn_or_verify():
             "pla.Perceptron; assert 'sklearn' in sys.modules; "
             "assert not any(m == 'verify' or m.startswith('verify.') for m in sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ----------------------------------------------------------------------------- the checked estimators
+@parametrize_with_checks(
+    [CheckedPerceptron(max_updates=300), CheckedPocket(max_updates=20)],
+    expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
+)
+def test_sklearn_estimator_checks_of_the_checked_estimators(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+def test_checked_perceptron_stores_the_monitor_report():
+    clf = CheckedPerceptron(order="first").fit(TEXTBOOK_X, ["no" if v < 0 else "yes" for v in TEXTBOOK_Y])
+    report = clf.certificate_
+    assert report.violations == 0 and report.checks > 0 and report.updates == clf.n_updates_ == 7
+    assert report.wf_kind == "max-margin" and clf.n_updates_ <= report.bound
+    assert clf.w_ == Perceptron(order="first").fit(TEXTBOOK_X, TEXTBOOK_Y).w_
+    unchecked = CheckedPerceptron(order="first", check=False).fit(TEXTBOOK_X, TEXTBOOK_Y)
+    assert unchecked.certificate_ is None and unchecked.w_ == clf.w_
+
+
+def test_checked_perceptron_fit_raises_the_proof_violation(monkeypatch):
+    import verify.monitor
+    from verify import ProofViolation
+
+    # a monitor told the wrong rho must find the inner-product inequality false
+    original = verify.monitor.Monitor.__init__
+
+    def wrong_rho(self, dataset, options, wf, *args, rho=None, **kwargs):
+        original(self, dataset, options, wf, *args, rho=None if rho is None else rho * 1000,
+                 **kwargs)
+
+    monkeypatch.setattr(verify.monitor.Monitor, "__init__", wrong_rho)
+    with pytest.raises(ProofViolation, match="fails"):
+        CheckedPerceptron(order="first").fit(TEXTBOOK_X, TEXTBOOK_Y)
+
+
+def test_checked_pocket_checks_every_fit(monkeypatch):
+    import verify.pocket_checks
+    from pla.pocket import PocketProblem
+
+    X, y = [[0], [1], [2], [3]], [0, 1, 0, 1]
+    clf = CheckedPocket(max_updates=10, random_state=2).fit(X, y)
+    assert len(clf.certificate_) == 3 and clf.w_ == Pocket(max_updates=10, random_state=2).fit(X, y).w_
+    original = PocketProblem.run
+
+    def lying_run(self, seed=0):
+        import dataclasses
+        result = original(self, seed)
+        return dataclasses.replace(result, mistakes=result.mistakes + 1)
+
+    monkeypatch.setattr(PocketProblem, "run", lying_run)
+    with pytest.raises(verify.pocket_checks.PocketCheckFailed, match="recount"):
+        CheckedPocket(max_updates=10, random_state=2).fit(X, y)

@@ -16,6 +16,8 @@ _LAZY = {
     "Monitor": "verify.monitor",
     "ProofViolation": "verify.monitor",
     "audit": "verify.audit",
+    "CheckedPerceptron": "verify.checked_estimators",
+    "CheckedPocket": "verify.checked_estimators",
 }
 
 
