@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
 import subprocess
 import sys
 import warnings
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -273,3 +275,24 @@ def test_checked_pocket_checks_every_fit(monkeypatch):
     monkeypatch.setattr(PocketProblem, "run", lying_run)
     with pytest.raises(verify.pocket_checks.PocketCheckFailed, match="recount"):
         CheckedPocket(max_updates=10, random_state=2).fit(X, y)
+
+
+# ----------------------------------------------------------------------------- the docs page
+SKLEARN_PAGE = Path(__file__).resolve().parent.parent / "docs" / "sklearn.md"
+API_PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "api.md"
+
+
+@pytest.mark.parametrize("page, examples", [(SKLEARN_PAGE, 20), (API_PAGE, 10)])
+def test_the_docs_page_examples_run(page, examples):
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= examples and result.failed == 0
+
+
+def test_the_docs_page_repeats_every_expected_failure():
+    page = SKLEARN_PAGE.read_text(encoding="utf-8")
+    if EXPECTED_FAILED_CHECKS:
+        for check, reason in EXPECTED_FAILED_CHECKS.items():
+            assert check in page and reason in page, check
+    else:
+        assert "There are no expected failures" in page
