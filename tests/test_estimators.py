@@ -240,6 +240,8 @@ def test_checked_perceptron_stores_the_monitor_report():
     assert clf.w_ == Perceptron(order="first").fit(TEXTBOOK_X, TEXTBOOK_Y).w_
     unchecked = CheckedPerceptron(order="first", check=False).fit(TEXTBOOK_X, TEXTBOOK_Y)
     assert unchecked.certificate_ is None and unchecked.w_ == clf.w_
+    with pytest.raises(pla.OptionError, match="timeout cannot be combined with check=True"):
+        CheckedPerceptron(timeout=1.0).fit(TEXTBOOK_X, TEXTBOOK_Y)
 
 
 def test_checked_perceptron_fit_raises_the_proof_violation(monkeypatch):

@@ -28,7 +28,7 @@ from typing import Any
 
 from pla.dataset import Dataset
 from pla.estimators import Perceptron, Pocket
-from pla.perceptron import Result, RunOptions
+from pla.perceptron import OptionError, Result, RunOptions
 
 __all__ = ["CheckedPerceptron", "CheckedPocket"]
 
@@ -53,6 +53,9 @@ class CheckedPerceptron(Perceptron):
         if not self.check:
             self.certificate_ = None
             return super()._run(dataset, options)
+        if self.timeout is not None:
+            raise OptionError("timeout cannot be combined with check=True (a checked run "
+                              "always runs to its end or to max_updates)")
         from verify.checked_run import checked_run
 
         result, report = checked_run(dataset, options)
