@@ -8,7 +8,9 @@ Role: computes (data, engines, Pocket, traces); never imports :mod:`verify`, nev
 >>> r.updates, [str(v) for v in r.w]
 (7, ['-3', '1', '1'])
 
-This package never imports :mod:`verify` and never imports sympy.
+This package never imports :mod:`verify` and never imports sympy.  The scikit-learn estimators
+``pla.Perceptron`` and ``pla.Pocket`` (:mod:`pla.estimators`) are loaded on first use, so that
+``import pla`` does not import scikit-learn.
 """
 
 from pla.dataset import DataError, Dataset
@@ -20,7 +22,6 @@ from pla.perceptron import (
     ORDERS,
     ZERO_CONVENTIONS,
     OptionError,
-    Perceptron,
     Result,
     RunOptions,
     Step,
@@ -31,6 +32,18 @@ from pla.perceptron import (
 __all__ = [
     "DataError", "Dataset", "format_fraction", "parse_fraction", "parse_number", "FORMATS",
     "load", "loads", "DEFAULT_MAX_UPDATES", "ENGINES", "ORDERS", "ZERO_CONVENTIONS",
-    "OptionError", "Perceptron", "Result", "RunOptions", "Step", "is_mistake", "run",
+    "OptionError", "Perceptron", "Pocket", "Result", "RunOptions", "Step", "is_mistake", "run",
 ]
 __version__ = "0.1.0"
+
+#: Names served lazily from their modules (PEP 562): scikit-learn is imported on first use only.
+_LAZY = {"Perceptron": "pla.estimators", "Pocket": "pla.estimators"}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pla' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

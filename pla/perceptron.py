@@ -29,7 +29,7 @@ from pla.runs import (
 
 __all__ = [
     "ORDERS", "ZERO_CONVENTIONS", "ENGINES", "DEFAULT_MAX_UPDATES",
-    "RunOptions", "Step", "Result", "Budget", "is_mistake", "run", "Perceptron", "OptionError",
+    "RunOptions", "Step", "Result", "Budget", "is_mistake", "run", "OptionError",
     "visiting_order",
 ]
 
@@ -176,58 +176,3 @@ def _reference_engine(
                 return tuple(w), updates, max(1, -(-visits // N)), False
             update(i, s)
     return tuple(w), updates, max(1, -(-visits // N)), True
-
-
-# ----------------------------------------------------------------------------- estimator
-class Perceptron:
-    """A scikit-learn style wrapper: ``fit(X, y)`` runs exact PLA; fitted attributes end in ``_``.
-
-    ``coef_`` are the feature weights and ``intercept_`` the bias weight w₀ (Fractions).
-    ``predict`` returns sign(w·x) with sign(0) = +1 (−1 when ``zero="negative"``).
-
-    >>> clf = Perceptron(order="first").fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
-    >>> clf.coef_, clf.intercept_, clf.n_updates_
-    ((Fraction(1, 1), Fraction(1, 1)), Fraction(-3, 1), 7)
-    >>> clf.predict([[0, 0], [5, 5]])
-    [-1, 1]
-    """
-
-    def __init__(self, order: str = "cyclic", *, eta: object = 1, zero: str = "mistake",
-                 seed: int = 0, max_updates: int = DEFAULT_MAX_UPDATES,
-                 fit_intercept: bool = True) -> None:
-        self.order = order
-        self.eta = eta
-        self.zero = zero
-        self.seed = seed
-        self.max_updates = max_updates
-        self.fit_intercept = fit_intercept
-
-    def fit(self, X: Sequence[Sequence[object]], y: Sequence[object]) -> "Perceptron":
-        dataset = Dataset.from_rows(X, y, bias=self.fit_intercept)
-        result = run(dataset, self.order, seed=self.seed, eta=self.eta, zero=self.zero,
-                     max_updates=self.max_updates)
-        self.result_ = result
-        self.w_ = result.w
-        self.coef_ = result.w[1:] if self.fit_intercept else result.w
-        self.intercept_ = result.w[0] if self.fit_intercept else Fraction(0)
-        self.n_updates_ = result.updates
-        self.n_epochs_ = result.epochs
-        self.halted_ = result.halted
-        return self
-
-    def decision_function(self, X: Sequence[Sequence[object]]) -> list[Fraction]:
-        """Exact scores w·x + b."""
-        if not hasattr(self, "coef_"):
-            raise OptionError("call fit before predict")
-        return [self.intercept_ + sum((c * to_fraction(v) for c, v in zip(self.coef_, row)),
-                                      Fraction(0)) for row in X]
-
-    def predict(self, X: Sequence[Sequence[object]]) -> list[int]:
-        zero_label = -1 if self.zero == "negative" else 1
-        return [1 if s > 0 else (-1 if s < 0 else zero_label) for s in self.decision_function(X)]
-
-    def score(self, X: Sequence[Sequence[object]], y: Sequence[object]) -> Fraction:
-        """Exact accuracy on (X, y)."""
-        predicted = self.predict(X)
-        labels = [1 if to_fraction(v) > 0 else -1 for v in y]
-        return Fraction(sum(p == t for p, t in zip(predicted, labels)), len(labels))

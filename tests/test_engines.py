@@ -161,6 +161,7 @@ def test_keep_steps_false_still_calls_back():
 
 def test_estimator_api():
     clf = pla.Perceptron(order="first").fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
-    assert clf.coef_ == (1, 1) and clf.intercept_ == -3 and clf.n_updates_ == 7
-    assert clf.predict([[3, 3], [1, 1], ["2.5", "0.5"]]) == [1, -1, 1]
+    assert clf.coef_.tolist() == [[1, 1]] and clf.intercept_.tolist() == [-3]
+    assert clf.n_updates_ == 7
+    assert clf.predict([[3, 3], [1, 1], ["2.5", "0.5"]]).tolist() == [1, -1, 1]
     assert clf.score([[3, 3], [4, 3], [1, 1]], [1, 1, -1]) == 1

@@ -42,6 +42,11 @@ def imports_of(path: Path) -> set[str]:
                 base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module",
+                                                                                 "__import__")):
+            found.add(node.args[0].value)              # importlib.import_module("verify...")
     return found
 
 
@@ -105,6 +110,14 @@ def test_every_room_states_its_role_in_its_docstring():
                     "verify/present", "verify/cli", "verify/proofs"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text()))
         assert doc is not None and "Role:" in doc, package
+
+
+def test_the_scanner_sees_every_kind_of_import(tmp_path, monkeypatch):
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    source = tmp_path / "m.py"
+    source.write_text("import a.b\nfrom c import d\ndef f():\n    import verify\n"
+                      "importlib.import_module('e')\n__import__('verify.kernel')\n")
+    assert imports_of(source) == {"a.b", "c", "c.d", "verify", "e", "verify.kernel"}
 
 
 def test_the_rule_checker_sees_a_forbidden_import(tmp_path, monkeypatch):

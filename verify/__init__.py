@@ -16,6 +16,8 @@ _LAZY = {
     "Monitor": "verify.checks.monitor",
     "ProofViolation": "verify.checks.monitor",
     "audit": "verify.checks.audit",
+    "CheckedPerceptron": "verify.checks.estimators",
+    "CheckedPocket": "verify.checks.estimators",
 }
 
 
