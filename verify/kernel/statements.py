@@ -44,7 +44,7 @@ def expression_text(e: Any) -> str:
     if kind is _dot_class():
         return f"Dot({expression_text(e.args[0])}, {expression_text(e.args[1])})"
     if kind is sp.Add:
-        terms = sorted((_signed(t) for t in e.args), key=lambda st: (st[1], st[0]))
+        terms = sorted((_signed(t) for t in e.args), key=lambda st: (st[1][0].isdigit(), st[1], st[0]))
         text = ("-" if terms[0][0] else "") + terms[0][1]
         for negative, body in terms[1:]:
             text += (" - " if negative else " + ") + body
@@ -70,7 +70,7 @@ def _signed(e: Any) -> tuple[bool, str]:
             denominator.append(_power(f.base, -f.exp))
         else:
             numerator.append(_power(f.base, f.exp) if type(f) is sp.Pow else _atom(f))
-    negative = coeff < 0
+    negative = bool(coeff < 0)
     coeff = abs(coeff)
     parts = sorted(numerator)
     if coeff.p != 1:
