@@ -375,3 +375,15 @@ def test_the_trusted_base_page_gives_the_true_size_of_every_kernel_file():
         actual = len((root / path).read_text().splitlines())
         assert int(lines) == actual, f"{path}: the page says {lines} lines, the file has {actual}"
         assert actual < 500
+
+
+@pytest.mark.parametrize("make", [
+    lambda: sp.IndexedBase("y", positive=True)[x],            # an assumption on the base
+    lambda: sp.IndexedBase("y")[sp.Float(0.5)],                 # a float in an index
+    lambda: sp.IndexedBase("y")[sp.I],                          # I in an index
+    lambda: sp.IndexedBase(sp.Symbol("y", integer=True))[x],    # an assumption on the label
+])
+def test_an_indexed_scalar_is_walked_too(make):
+    e = make()
+    with pytest.raises(DerivationError, match="not allowed|assumption|plain name"):
+        check_theorem(one_step(e, "=", e))
