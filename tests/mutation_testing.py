@@ -57,7 +57,22 @@ OPERATORS = {
     "constant": "an int n -> n + 1 (0 -> 1, 1 -> 0), True <-> False",
     "negate-if": "`if c` -> `if not c` (also conditional expressions)",
     "no-raise": "`raise E(...)` or a failing call `self._fail(...)` -> `pass`",
+    "delete-call": "a call made for its effect (`ctx.rules.add(...)`, `_walk(...)`) -> `pass`",
+    "return-constant": "`return e` -> `return True` (a test) or `return None` (anything else)",
+    "check-constant": "the result of a check (`is_checked(...)`, `ctx.available(...)`) -> True",
+    "drop-condition": "one operand of `a and b` / `a or b` dropped",
+    "string-tag": "a relation or fact-kind tag changed: '>=0' <-> '>0', '=0' -> '>=0', "
+                  "'<=' <-> '<', '>=' <-> '>', '=' -> '<='",
 }
+
+#: Semantic operator ``string-tag``: each tag and what it becomes.
+_TAG_SWAP = {">=0": ">0", ">0": ">=0", "=0": ">=0", "<=": "<", "<": "<=", ">=": ">", ">": ">=",
+             "=": "<="}
+#: Semantic operator ``check-constant``: calls whose result is a verdict.
+_CHECKS = frozenset({
+    "is_checked", "available", "same", "_hyp_available", "_family_covers", "_is_natural",
+    "_mentions", "is_vector", "isinstance", "_holds",
+})
 
 _COMPARE_SWAP = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
@@ -106,9 +121,10 @@ class _Points(ast.NodeTransformer):
     """Walks a module in a fixed order, numbering the mutation points; with ``target`` set,
     applies mutation number ``target`` (and only it)."""
 
-    def __init__(self, path: str, target: int | None = None) -> None:
+    def __init__(self, path: str, target: int | None = None, semantic: bool = True) -> None:
         self.path = path
         self.target = target
+        self.semantic = semantic
         self.found: list[Mutant] = []
         self.scope: list[str] = []
 
@@ -168,6 +184,27 @@ class _Points(ast.NodeTransformer):
                 and call.func.attr in _FAILING_CALLS:
             if self._point(node, "no-raise", f"{call.func.attr}(...) -> pass"):
                 return ast.copy_location(ast.Pass(), node)
+        elif isinstance(call, ast.Call) and self.semantic:
+            if self._point(node, "delete-call", f"{_call_name(call)}(...) -> pass"):
+                return ast.copy_location(ast.Pass(), node)
+        return self.generic_visit(node)
+
+    def visit_Return(self, node: ast.Return) -> Any:
+        value = node.value
+        if self.semantic and value is not None and not (isinstance(value, ast.Constant)
+                                                        and value.value in (None, True, False)):
+            test = isinstance(value, (ast.Compare, ast.BoolOp)) or (
+                isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not))
+            new = True if test else None
+            if self._point(node, "return-constant", f"return ... -> return {new}"):
+                node.value = ast.Constant(new)
+                return node
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        if self.semantic and _call_name(node) in _CHECKS:
+            if self._point(node, "check-constant", f"{_call_name(node)}(...) -> True"):
+                return ast.copy_location(ast.Constant(True), node)
         return self.generic_visit(node)
 
     # -- mutated --------------------------------------------------------------------------------
@@ -197,6 +234,13 @@ class _Points(ast.NodeTransformer):
         swap = ast.Or if isinstance(node.op, ast.And) else ast.And
         if self._point(node, "boolean", f"{_SYMBOL[type(node.op)]} -> {_SYMBOL[swap]}"):
             node.op = swap()
+        if self.semantic:
+            for i in range(len(node.values)):
+                if self._point(node, "drop-condition",
+                               f"drop operand {i + 1} of {_SYMBOL[type(node.op)]}"):
+                    rest = node.values[:i] + node.values[i + 1:]
+                    new = rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+                    return self.visit(ast.copy_location(new, node))
         return self.generic_visit(node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
@@ -219,7 +263,10 @@ class _Points(ast.NodeTransformer):
 
     def visit_Constant(self, node: ast.Constant) -> Any:
         value = node.value
-        if isinstance(value, bool):
+        if self.semantic and isinstance(value, str) and value in _TAG_SWAP:
+            if self._point(node, "string-tag", f"{value!r} -> {_TAG_SWAP[value]!r}"):
+                return ast.copy_location(ast.Constant(_TAG_SWAP[value]), node)
+        elif isinstance(value, bool):
             if self._point(node, "constant", f"{value} -> {not value}"):
                 return ast.copy_location(ast.Constant(not value), node)
         elif isinstance(value, int):
@@ -227,6 +274,11 @@ class _Points(ast.NodeTransformer):
             if self._point(node, "constant", f"{value} -> {new}"):
                 return ast.copy_location(ast.Constant(new), node)
         return node
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "call")
 
 
 def mutants_of(source: str, path: str) -> list[Mutant]:
@@ -263,12 +315,22 @@ _KERNEL_DERIVATION_TESTS = (
 )
 _MONITOR_TESTS = ("tests/test_monitor.py", "tests/test_monitor_edges.py",
                   "tests/test_audit_evidence.py")
+_KERNEL_INPUT_TESTS = ("tests/test_soundness.py",) + _KERNEL_DERIVATION_TESTS
+_CLAIMS_TESTS = ("tests/test_claims.py", "tests/test_claims_plugin.py")
+#: The part of the claims checker that translates a claim into kernel terms (the rest of
+#: the file, counterexample search and Markdown scanning, only proposes or reports).
+_CLAIMS_TRANSLATION = ("_Translation", "_prove", "_reduce", "_divisors_for", "_relation_expr")
 
 
 #: The mutated files and, for each, which tests run against a mutant (fast ones first).
 TARGETS: dict[str, Callable[[str], Callable[[Mutant], tuple[str, ...]]]] = {
-    "verify/kernel/terms.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
-    "verify/kernel/derivations.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
+    "verify/kernel/inputs.py": lambda source: (lambda m: _KERNEL_INPUT_TESTS),
+    "verify/kernel/terms.py": lambda source: (lambda m: _KERNEL_INPUT_TESTS),
+    "verify/kernel/derivations.py": lambda source: (lambda m: _KERNEL_INPUT_TESTS),
+    "verify/kernel/statements.py": lambda source: (
+        lambda m: ("tests/test_soundness.py", "tests/test_proofs.py")),
+    "verify/claims/checker.py": lambda source: (
+        lambda m: _CLAIMS_TESTS if m.function.split(".")[0] in _CLAIMS_TRANSLATION else ()),
     "verify/kernel/certificates.py": lambda source: (lambda m: _KERNEL_CERTIFICATE_TESTS),
     "verify/checks/monitor.py": lambda source: (lambda m: _MONITOR_TESTS),
 }
@@ -400,6 +462,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[],
                         help="only mutants whose path:line#number starts with this (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--deadline", type=float, default=None,
+                        help="start no mutant after this many seconds; the rest is recorded as "
+                             "not run and the report is marked partial")
     parser.add_argument("--output", type=Path,
                         default=ROOT / "benchmarks" / "results" / "mutation.json")
     parser.add_argument("--explanations", type=Path,
@@ -409,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     sources = {path: (ROOT / path).read_text() for path in TARGETS}
     selectors = {path: TARGETS[path](text) for path, text in sources.items()}
     mutants = [m for path, text in sources.items() for m in mutants_of(text, path)
-               if not args.only or any(m.ident.startswith(p) for p in args.only)]
+               if (not args.only or any(m.ident.startswith(p) for p in args.only))
+               and selectors[path](m)]  # a mutant no test is meant to see is not counted
     if args.list:
         for m in mutants:
             print(f"{m.ident:28} {m.operator:11} {m.description:26} {m.function}")
@@ -439,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         timeout = args.timeout or max(60.0, 4 * max(baseline.values(), default=15.0))
 
         def work(mutant: Mutant) -> Outcome:
+            if args.deadline is not None and time.monotonic() - started > args.deadline:
+                return Outcome(mutant, "not-run", 0.0)
             with lock:
                 tree = free.pop()
             try:
@@ -463,6 +531,8 @@ def main(argv: list[str] | None = None) -> int:
         for tree in trees:
             tree.remove()
 
+    not_run = [o for o in outcomes if o.status == "not-run"]
+    outcomes = [o for o in outcomes if o.status != "not-run"]
     explanations = _load_explanations(args.explanations)
     lines = {path: text.splitlines() for path, text in sources.items()}
     counts = {s: sum(o.status == s for o in outcomes) for s in ("killed", "timeout", "survived")}
@@ -480,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
         "commit": _commit(ROOT),
         "files": {path: hashlib.sha256(text.encode()).hexdigest() for path, text in sources.items()},
         "machine": _machine(),
-        "partial": bool(args.only),
+        "partial": bool(args.only) or bool(not_run),
+        "not_run": len(not_run),
         "operators": OPERATORS,
         "tests": {path: sorted({t for m in mutants if m.path == path for t in selectors[path](m)})
                   for path in sources},

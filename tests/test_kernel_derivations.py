@@ -116,7 +116,7 @@ def test_lemma_hypotheses_must_be_available():
 
 
 def test_induction_checks_base_and_step_and_rejects_a_wrong_base():
-    T, t = sp.Symbol("T", integer=True), sp.Symbol("t", integer=True)
+    T, t = sp.Symbol("T", real=True), sp.Symbol("t", real=True)
     c = sp.IndexedBase("c")
     fam = Family(t, T, (Hyp("grow", Fact(c[t + 1], ">=", c[t] + 1)),))
     base = Derivation((Chain("b", c[0], (Link("=", c[0]),)),))

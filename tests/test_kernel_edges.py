@@ -437,15 +437,11 @@ def test_a_lemma_rewriting_rule_must_be_declared_with_the_same_power_and_value(a
             _checked(theorem)
 
 
-def test_a_per_step_hypothesis_the_kernel_cannot_read_is_never_available():
+def test_a_per_step_hypothesis_the_kernel_cannot_read_is_refused_at_once():
     family = kernel.Family(I, T, (kernel.Hyp("odd", 1),))
-    lemma = _checked(kernel.Theorem("odd", "odd", (), (T,), (), (kernel.Fact(T, ">=", 0),),
-                                    kernel.Derivation(()), family=family))
-    mine = kernel.Family(I, T, (kernel.Hyp("pos", kernel.Fact(I, ">=", 0)),))
-    theorem = kernel.Theorem("use", "use", (), (T,), (), (kernel.Fact(T, ">=", 0),),
-                             kernel.Derivation((kernel.LemmaUse("l", lemma),)), family=mine)
-    with pytest.raises(kernel.DerivationError, match="per-step hypotheses of odd are not available"):
-        _checked(theorem)
+    with pytest.raises(kernel.DerivationError, match="odd: hypothesis odd: unknown kind int"):
+        _checked(kernel.Theorem("odd", "odd", (), (T,), (), (kernel.Fact(T, ">=", 0),),
+                                kernel.Derivation(()), family=family))
 
 
 # ----------------------------------------------------------------- derivations: lines, theorems

@@ -6,7 +6,11 @@ Everything else (solvers, certificate search, counterexample search, rendering, 
 only *proposes* objects; the modules of this package check them exactly, with no solver, no
 float and no I/O:
 
-- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems);
+- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems)
+  and the registry of checked theorems (:func:`is_checked`);
+- :mod:`verify.kernel.inputs`: what may enter: every theorem is copied into the kernel's own
+  classes and every expression walked (rational polynomials over plain real symbols and Dot);
+- :mod:`verify.kernel.statements`: the canonical text of a statement (:func:`statement_text`);
 - :mod:`verify.kernel.derivations`: derivation steps, inductions and theorems over sympy
   polynomials (equalities after declared rewriting rules, inequalities with
   Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
@@ -34,13 +38,15 @@ from verify.kernel.errors import KernelError
 from verify.kernel.terms import (
     KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
     Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
+    is_checked,
 )
+from verify.kernel.statements import statement_text
 
 __all__ = [
     "KernelError", "DerivationError", "Fact", "Rewrite", "VectorDef", "Hyp", "Family",
     "Square", "NormSq", "Term", "EqTerm", "Certificate", "Link", "Chain", "LemmaUse",
     "Derivation", "Induction", "Theorem", "CheckedTheorem", "check_theorem", "dot",
-    "KERNEL_RULES",
+    "KERNEL_RULES", "is_checked", "statement_text",
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",
 ]

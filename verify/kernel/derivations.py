@@ -13,10 +13,11 @@ from fractions import Fraction
 from typing import Any
 
 from verify.kernel.errors import KernelError
+from verify.kernel.inputs import snapshot
 from verify.kernel.terms import (
     _KERNEL_TOKEN, _RELATIONS, Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family,
     Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Theorem, VectorDef, _dot_class,
-    _sympy,
+    _issue, _sympy, is_checked,
 )
 
 __all__ = ["check_theorem"]
@@ -57,6 +58,9 @@ class _Context:
         elif isinstance(content, Rewrite):
             if not (isinstance(content.power, int) and content.power >= 1):
                 raise DerivationError(f"rule {hyp.name}: power must be a positive int")
+            if not isinstance(content.target, (_sympy().Symbol, _sympy().Indexed, _dot_class())):
+                raise DerivationError(f"rule {hyp.name}: the target {content.target} must be a "
+                                      f"symbol, an indexed symbol or a Dot atom")
             self.rewrites.append((hyp.name, content))
         elif isinstance(content, VectorDef):
             if not self.is_vector(content.vector):
@@ -196,10 +200,9 @@ def _require_polynomial(e: Any, what: str) -> None:
 
 def _rational(c: Any, what: str) -> Any:
     sp = _sympy()
-    if isinstance(c, Fraction):
+    if isinstance(c, (int, Fraction)) and not isinstance(c, bool):
         c = sp.Rational(c.numerator, c.denominator)
-    c = sp.S(c)
-    if not c.is_Rational:
+    if not (isinstance(c, sp.Rational) and type(c).__module__ == "sympy.core.numbers"):
         raise DerivationError(f"{what}: coefficient {c} is not a rational number")
     return c
 
@@ -340,8 +343,9 @@ def _is_natural(ctx: _Context, e: Any) -> bool:
 def _use_lemma(ctx: _Context, use: LemmaUse) -> tuple[Any, str]:
     sp = _sympy()
     lemma = use.lemma
-    if not isinstance(lemma, CheckedTheorem) or lemma.token is not _KERNEL_TOKEN:
-        raise DerivationError(f"line {use.name}: lemma is not a checked theorem")
+    if not is_checked(lemma):
+        raise DerivationError(f"line {use.name}: lemma is not a checked theorem (not an object this "
+                              f"kernel returned, or copied or edited since)")
     thm = lemma.theorem
     sigma = dict(use.substitution)
     for key, value in sigma.items():
@@ -424,6 +428,7 @@ def check_theorem(theorem: Theorem) -> CheckedTheorem:
     1
     """
     sp = _sympy()
+    theorem = snapshot(theorem)  # checked copy: exact kernel types, every expression walked
     proof = theorem.proof
     if isinstance(proof, Derivation):
         families = (theorem.family,) if theorem.family else ()
@@ -467,13 +472,13 @@ def check_theorem(theorem: Theorem) -> CheckedTheorem:
     else:
         raise DerivationError(f"{theorem.name}: unknown proof kind")
     rules = set().union(*(c.rules for c in contexts))
-    return CheckedTheorem(
+    return _issue(CheckedTheorem(
         theorem=theorem,
         rules=tuple(sorted(rules)),
         declared=tuple(sorted(set().union(*(c.declared for c in contexts)))),
         lemmas=tuple(sorted(set().union(*(c.lemmas for c in contexts)))),
         steps=sum(c.steps for c in contexts),
         token=_KERNEL_TOKEN,
-    )
+    ))
 
 

@@ -77,6 +77,15 @@ def _dot_class() -> Any:
     return Dot
 
 
+def _as_sympy(e: Any) -> Any:
+    """``e`` as a sympy object; a string is refused (it is never parsed, i.e. never evaluated)."""
+    sp = _sympy()
+    try:
+        return sp.sympify(e, strict=True)
+    except sp.SympifyError:
+        raise DerivationError(f"{type(e).__name__} {e!r} is not an expression") from None
+
+
 def dot(u: Any, v: Any) -> Any:
     """The (inert) inner product ``Dot(u, v)`` of two vector expressions.
 
@@ -112,8 +121,7 @@ class Fact:
 
     def normal(self) -> tuple[Any, str]:
         """``(e, kind)`` with kind ``>=0``, ``>0`` or ``=0`` meaning ``e >= 0`` etc."""
-        sp = _sympy()
-        lhs, rhs = sp.S(self.lhs), sp.S(self.rhs)
+        lhs, rhs = _as_sympy(self.lhs), _as_sympy(self.rhs)
         if self.rel in ("<=", "<"):
             return rhs - lhs, ">=0" if self.rel == "<=" else ">0"
         if self.rel in (">=", ">"):
@@ -269,7 +277,9 @@ _KERNEL_TOKEN = object()
 
 @dataclass(frozen=True)
 class CheckedTheorem:
-    """A theorem the kernel has checked. Only :func:`check_theorem` creates one.
+    """A theorem the kernel has checked. Only :func:`check_theorem` creates one, and only the
+    very objects it returned count as checked (:func:`is_checked`): a copy, a
+    ``dataclasses.replace`` or an object edited in place is refused as a lemma.
 
     ``rules``: kernel inference rules used (see :data:`KERNEL_RULES`); ``declared``: the
     theorem's hypotheses used as rewriting rules; ``lemmas``: every lemma it rests on,
@@ -288,3 +298,40 @@ class CheckedTheorem:
             raise KernelError("a CheckedTheorem can only be created by kernel.check_theorem")
 
 
+#: Every CheckedTheorem the kernel issued, by id: the object itself (so that its id is never
+#: reused) and what it said when it was issued, including the canonical text of its statement.
+_ISSUED: dict[int, tuple] = {}
+
+
+def _record(checked: CheckedTheorem) -> tuple:
+    from verify.kernel.statements import statement_text
+
+    return (checked.theorem, statement_text(checked.theorem), checked.rules, checked.declared,
+            checked.lemmas, checked.steps)
+
+
+def _issue(checked: CheckedTheorem) -> CheckedTheorem:
+    """Register ``checked`` as issued by the kernel (called by check_theorem only)."""
+    _ISSUED[id(checked)] = (checked, _record(checked))
+    return checked
+
+
+def is_checked(obj: Any) -> bool:
+    """True when ``obj`` is a CheckedTheorem that :func:`check_theorem` returned and that still
+    says what it said then (same theorem object, same statement text, same rules and lemmas).
+
+    >>> import dataclasses, sympy
+    >>> from verify.kernel import check_theorem
+    >>> a = sympy.Symbol("a", real=True)
+    >>> done = check_theorem(Theorem("t", "t", (), (), (), (Fact(a, "=", a),), Derivation(())))
+    >>> is_checked(done), is_checked(dataclasses.replace(done, steps=0))
+    (True, False)
+    """
+    entry = _ISSUED.get(id(obj))
+    if entry is None or entry[0] is not obj:
+        return False
+    try:
+        now = _record(obj)
+    except Exception:  # an object edited into something the kernel cannot even print
+        return False
+    return now[0] is entry[1][0] and now[1:] == entry[1][1:]

@@ -145,6 +145,7 @@ def render_theorem_markdown(checked: Any, number: str = "") -> str:
     for fact in thm.conclusions:
         out.append(f"$$ {render_fact(fact)} $$")
         out.append("")
+    out += _pinned_block(thm.name)
     out.append("## Hypotheses")
     out.append("")
     if thm.hyps:
@@ -199,6 +200,23 @@ def render_theorem_markdown(checked: Any, number: str = "") -> str:
         out.append("Lemmas: none.")
     out.append("")
     return "\n".join(out)
+
+
+def _pinned_block(name: str) -> list[str]:
+    """The reviewed statement of a built-in theorem as pinned in verify/proofs/statements.toml
+    (the page is built only when the proved statement equals it)."""
+    from verify.proofs.pinned import pinned_digests, pinned_statements
+
+    text = pinned_statements().get(name)
+    if text is None:
+        return []
+    out = [f'??? note "Pinned statement (SHA-256 `{pinned_digests()[name][:16]}…`)"',
+           "    What was proved is compared, as this exact text, with the reviewed statement in "
+           "`verify/proofs/statements.toml` (see [the trusted base](../trusted-base.md"
+           "#pinned-statements)); the page exists only because they are equal.", "",
+           "    ```text"]
+    out += ["    " + line for line in text.splitlines()]
+    return out + ["    ```", ""]
 
 
 def _vec(name: str) -> Any:

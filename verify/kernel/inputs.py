@@ -1,0 +1,286 @@
+"""Trusted base: what may enter the kernel (every theorem is copied and checked here first).
+
+Imports only :mod:`verify.kernel.errors` and sympy (lazily).
+
+Every expression a theorem hands the kernel is walked here *before* anything is computed with
+it.  It must be built, with sympy's own classes and nothing else, from
+
+- rational numbers (sympy ``Integer`` / ``Rational``; Python ``int`` and ``Fraction`` are
+  converted exactly; a ``Float``, ``I``, ``pi``, ``oo`` or a string is refused);
+- plain real symbols: a ``Symbol`` whose only stated assumption is ``real=True`` (or none).
+  A symbol with any other assumption (``positive``, ``nonnegative``, ``integer``...) is refused,
+  because sympy rewrites expressions with it before the kernel sees them (``Abs(p)`` becomes
+  ``p`` when ``p`` is nonnegative), so the checked statement would not be the stated one.  That
+  a symbol is a natural number is said by the theorem (``naturals``), never by sympy;
+- indexed scalars ``y[t]`` (``Indexed`` of an ``IndexedBase`` with a plain name), indices
+  walked the same way;
+- ``Add``, ``Mul`` and ``Pow`` with an integer exponent (a negative one is a denominator, which
+  the positive-divisor rule must cover);
+- the kernel's own ``Dot(u, v)``; vector atoms (declared in the theorem) only inside it.
+
+Any other function (``sin``, ``Abs``, ``sqrt``, a user's ``Function``), any subclass of these
+classes, and any other object is refused with :class:`DerivationError` naming it.
+
+>>> import sympy
+>>> x = sympy.Symbol("x", real=True)
+>>> expression(2 * x + sympy.Rational(1, 3), frozenset())
+2*x + 1/3
+>>> expression(sympy.I * x, frozenset())
+Traceback (most recent call last):
+...
+verify.kernel.terms.DerivationError: I is not allowed in the kernel (only rational numbers)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["expression", "snapshot"]
+
+#: The sympy module of sympy's own number classes (a subclass defined elsewhere is refused).
+_NUMBERS_MODULE = "sympy.core.numbers"
+#: The assumptions a plain real symbol may state.
+_REAL_ASSUMPTIONS = {"real": True, "commutative": True}
+
+
+def _error(message: str) -> Exception:
+    from verify.kernel.terms import DerivationError
+
+    return DerivationError(message)
+
+
+def expression(e: Any, vectors: frozenset, vectors_free: bool = False) -> Any:
+    """``e`` as a sympy expression after checking every node of it (see the module docstring).
+
+    ``vectors``: names of the vector atoms (allowed only inside ``Dot``); ``vectors_free``:
+    vector atoms may occur outside ``Dot`` too (a vector expression).  Returns the sympy object (converted from
+    ``int`` / ``Fraction`` if needed); raises :class:`DerivationError` naming the refused part.
+    """
+    from verify.kernel.terms import _sympy
+
+    sp = _sympy()
+    if isinstance(e, bool):
+        raise _error(f"{e!r} is not an expression")
+    if isinstance(e, int):
+        e = sp.Integer(e)
+    elif isinstance(e, Fraction):
+        e = sp.Rational(e.numerator, e.denominator)
+    if not isinstance(e, sp.Basic):
+        raise _error(f"{type(e).__name__} {e!r} is not an expression (only sympy objects, "
+                     f"int and Fraction are)")
+    _walk(sp, e, vectors, inside_dot=vectors_free)
+    return e
+
+
+def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
+    from verify.kernel.terms import _dot_class
+
+    kind = type(e)
+    if isinstance(e, sp.Rational) and kind.__module__ == _NUMBERS_MODULE:
+        return
+    if kind in (sp.Symbol, sp.Dummy):
+        _check_symbol(e)
+        if e.name in vectors and not inside_dot:
+            raise _error(f"vector {e} used as a scalar")
+        return
+    if kind is sp.Indexed:
+        base = e.base
+        if type(base) is not sp.IndexedBase or type(base.label) is not sp.Symbol \
+                or len(base.args) != 1:
+            raise _error(f"{e} is not an indexed symbol with a plain name")
+        _check_symbol(base.label)
+        if base.label.name in vectors and not inside_dot:
+            raise _error(f"vector {e} used as a scalar")
+        for index in e.indices:
+            _walk(sp, index, frozenset(), inside_dot=False)
+        return
+    if kind in (sp.Add, sp.Mul):
+        for arg in e.args:
+            _walk(sp, arg, vectors, inside_dot)
+        return
+    if kind is sp.Pow:
+        exponent = e.exp
+        if not (type(exponent).__module__ == _NUMBERS_MODULE and isinstance(exponent, sp.Integer)):
+            raise _error(f"{e}: only integer powers are allowed in the kernel")
+        _walk(sp, e.base, vectors, inside_dot)
+        return
+    if kind is _dot_class():
+        for arg in e.args:
+            _walk(sp, arg, vectors, inside_dot=True)
+        return
+    if e is sp.I:
+        raise _error("I is not allowed in the kernel (only rational numbers)")
+    if isinstance(e, sp.Number):
+        raise _error(f"the number {e} is not allowed in the kernel (only rational numbers)")
+    raise _error(f"{e} ({kind.__name__}) is not allowed in the kernel (only polynomials in "
+                 f"plain real symbols and Dot atoms)")
+
+
+def _check_symbol(symbol: Any) -> None:
+    stated = dict(getattr(symbol, "_assumptions_orig", {}))
+    extra = {k: v for k, v in stated.items() if _REAL_ASSUMPTIONS.get(k) != v}
+    if extra:
+        said = ", ".join(f"{k}={v}" for k, v in sorted(extra.items()))
+        raise _error(f"symbol {symbol} carries the assumption {said}; the kernel accepts only "
+                     f"plain real symbols (a natural number is declared in the theorem)")
+
+
+
+
+# --- the checked copy of a theorem -------------------------------------------------------------
+def snapshot(theorem: Any) -> Any:
+    """A fresh copy of ``theorem`` made of the kernel's own classes (exact types, tuples), every
+    expression walked by :func:`expression`; the kernel checks the copy, never the original, so
+    a proposer's subclass, list or lazily computed field cannot change between two reads.
+
+    >>> import sympy
+    >>> from verify.kernel.terms import Derivation, Fact, Theorem
+    >>> a = sympy.Symbol("a", nonnegative=True)
+    >>> snapshot(Theorem("t", "t", (), (), (), (Fact(abs(a), "=", a),), Derivation(())))
+    Traceback (most recent call last):
+    ...
+    verify.kernel.terms.DerivationError: t: symbol a carries the assumption nonnegative=True; \
+the kernel accepts only plain real symbols (a natural number is declared in the theorem)
+    """
+    from verify.kernel.terms import DerivationError, Theorem
+
+    if type(theorem) is not Theorem:
+        raise DerivationError(f"{theorem!r} is not a kernel Theorem")
+    try:
+        return _Copier(theorem).theorem(theorem)
+    except DerivationError as exc:
+        raise DerivationError(f"{_name(theorem.name)}: {exc}") from None
+
+
+def _name(value: Any) -> str:
+    if type(value) is not str:
+        raise _error(f"{value!r} is not a name (a str)")
+    return value
+
+
+def _exact(value: Any, cls: Any) -> Any:
+    if type(value) is not cls:
+        raise _error(f"{value!r} is not a kernel {cls.__name__}")
+    return value
+
+
+def _sequence(value: Any) -> tuple:
+    if type(value) not in (tuple, list):
+        raise _error(f"{type(value).__name__} is not a tuple")
+    return tuple(value)
+
+
+class _Copier:
+    """Copies one theorem; knows its vector atoms."""
+
+    def __init__(self, theorem: Any) -> None:
+        self.vectors = frozenset(_name(v) for v in _sequence(theorem.vectors))
+
+    def scalar(self, e: Any) -> Any:
+        return expression(e, self.vectors)
+
+    def vector(self, e: Any) -> Any:
+        """A vector expression (vector atoms allowed outside Dot; checked again when used)."""
+        return expression(e, self.vectors, vectors_free=True)
+
+    def theorem(self, t: Any) -> Any:
+        from verify.kernel.terms import Family, Theorem
+
+        family = None
+        if t.family is not None:
+            f = _exact(t.family, Family)
+            family = Family(self.scalar(f.index), self.scalar(f.upper),
+                            tuple(self.hyp(h) for h in _sequence(f.hyps)))
+        return Theorem(_name(t.name), _name(t.title), tuple(sorted(self.vectors)),
+                       tuple(self.scalar(n) for n in _sequence(t.naturals)),
+                       tuple(self.hyp(h) for h in _sequence(t.hyps)),
+                       tuple(self.fact(c) for c in _sequence(t.conclusions)),
+                       self.proof(t.proof), family, _name(t.summary))
+
+    def fact(self, f: Any) -> Any:
+        from verify.kernel.terms import Fact
+
+        f = _exact(f, Fact)
+        return Fact(self.scalar(f.lhs), _name(f.rel), self.scalar(f.rhs))
+
+    def hyp(self, h: Any) -> Any:
+        from verify.kernel.terms import Fact, Hyp, Rewrite, VectorDef
+
+        h = _exact(h, Hyp)
+        c = h.content
+        if type(c) is Fact:
+            content = self.fact(c)
+        elif type(c) is Rewrite:
+            if type(c.power) is not int:
+                raise _error(f"rule {h.name}: power must be a positive int")
+            content = Rewrite(self.scalar(c.target), c.power, self.scalar(c.rhs))
+        elif type(c) is VectorDef:
+            content = VectorDef(self.vector(c.vector), self.vector(c.value))
+        else:
+            raise _error(f"hypothesis {h.name}: unknown kind {type(c).__name__}")
+        return Hyp(_name(h.name), content, _name(h.note))
+
+    def proof(self, p: Any) -> Any:
+        from verify.kernel.terms import Derivation, Induction
+
+        if type(p) is Induction:
+            return Induction(self.scalar(p.variable), self.scalar(p.index),
+                             self.derivation(p.base), self.derivation(p.step))
+        if type(p) is not Derivation:
+            raise _error("unknown proof kind")
+        return self.derivation(p)
+
+    def derivation(self, d: Any) -> Any:
+        from verify.kernel.terms import Chain, Derivation, LemmaUse
+
+        lines = []
+        for line in _sequence(_exact(d, Derivation).lines):
+            if type(line) is Chain:
+                lines.append(Chain(_name(line.name), self.scalar(line.start),
+                                   tuple(self.link(k) for k in _sequence(line.links)),
+                                   _name(line.note)))
+            elif type(line) is LemmaUse:
+                lines.append(self.lemma_use(line))
+            else:
+                raise _error(f"unknown line {line!r}")
+        return Derivation(tuple(lines))
+
+    def link(self, k: Any) -> Any:
+        from verify.kernel.terms import Certificate, EqTerm, Link, NormSq, Square, Term
+
+        k = _exact(k, Link)
+        c = _exact(k.certificate, Certificate)
+        terms = []
+        for term in _sequence(c.terms):
+            factors = []
+            for f in _sequence(_exact(term, Term).factors):
+                if type(f) is Square:
+                    factors.append(Square(self.scalar(f.expr)))
+                elif type(f) is NormSq:
+                    factors.append(NormSq(self.vector(f.vector)))
+                elif type(f) is str:
+                    factors.append(f)
+                else:
+                    raise _error(f"unknown certificate factor {f!r}")
+            terms.append(Term(term.coeff, tuple(factors)))
+        eqs = tuple(EqTerm(self.scalar(_exact(q, EqTerm).multiplier), _name(q.name))
+                    for q in _sequence(c.eq_terms))
+        divisors = tuple(_name(n) for n in _sequence(c.divisors))
+        return Link(_name(k.rel), self.scalar(k.expr), Certificate(tuple(terms), eqs, divisors),
+                    _name(k.note))
+
+    def lemma_use(self, use: Any) -> Any:
+        from verify.kernel.terms import LemmaUse, _sympy
+
+        sp = _sympy()
+        pairs = []
+        for pair in _sequence(use.substitution):
+            key, value = _sequence(pair)
+            if type(key) is not sp.Symbol:
+                raise _error(f"line {use.name}: can only substitute symbols, not {key}")
+            pairs.append((key, self.vector(value)))
+        if type(use.conclusion) is not int:
+            raise _error(f"line {use.name}: conclusion must be an int")
+        return LemmaUse(_name(use.name), use.lemma, tuple(pairs), use.conclusion,
+                        _name(use.note))
