@@ -36,7 +36,11 @@ MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
 FUNCTIONS = ("sqrt", "Abs")
-_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
+_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+#: Unicode relations accepted in the source, read as their ASCII spelling.
+UNICODE_RELATIONS = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!="}
+#: Header lines of a block: ``id: name``, ``uses: a, b``, ``expect: refuted``.
+EXPECTATIONS = ("proved", "refuted", "vacuous", "unproved")
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 
 
@@ -56,7 +60,7 @@ Expr = tuple
 
 @dataclass(frozen=True)
 class Relation:
-    """``lhs op rhs`` with op one of ``< <= > >= ==``; ``text`` is the source."""
+    """``lhs op rhs`` with op one of ``< <= > >= == !=``; ``text`` is the source."""
 
     lhs: Expr
     op: str
@@ -69,12 +73,19 @@ class Relation:
 
 @dataclass(frozen=True)
 class Claim:
-    """Assumptions and the claimed relations (a chained comparison gives several)."""
+    """Assumptions and the claimed relations (a chained comparison gives several).
+
+    ``ident`` is the claim's name (``id:``), ``uses`` the names of the claims it rests on
+    (``uses:``) and ``expect`` the verdict the author expects (``expect:``, default proved).
+    """
 
     assumptions: tuple[Relation, ...]
     goals: tuple[Relation, ...]
     symbols: tuple[str, ...]
     goal_line: int
+    ident: str = ""
+    uses: tuple[str, ...] = ()
+    expect: str = "proved"
 
 
 def _depth_of_brackets(text: str) -> int:
@@ -86,6 +97,23 @@ def _depth_of_brackets(text: str) -> int:
         elif ch in ")]}":
             depth -= 1
     return best
+
+
+def ascii_source(text: str, line: int) -> str:
+    """``text`` with the Unicode relations spelled in ASCII; any other non-ASCII character is
+    refused *here*, on the source, before Python's parser would NFKC-normalise a name such as
+    ``𝑥`` into ``x`` (the claim shown and the claim checked must be the same text).
+
+    >>> ascii_source("x \u2264 1", 1)
+    'x <= 1'
+    """
+    for unicode, spelled in UNICODE_RELATIONS.items():
+        text = text.replace(unicode, f" {spelled} ")
+    for column, ch in enumerate(text, 1):
+        if not ch.isascii():
+            raise ClaimSyntaxError(line, f"character {ch!r} (U+{ord(ch):04X}) at column {column} "
+                                         f"is not allowed: names and operators must be ASCII")
+    return text
 
 
 def _parse_expression(text: str, line: int) -> ast.AST:
@@ -121,7 +149,7 @@ class _Converter:
 
     def relation(self, node: ast.AST) -> list[Relation]:
         if not isinstance(node, ast.Compare):
-            self.fail("expected a comparison (<, <=, >, >=, ==)")
+            self.fail("expected a comparison (<, <=, >, >=, ==, !=)")
         parts = [node.left, *node.comparators]
         out = []
         for i, op in enumerate(node.ops):
@@ -159,15 +187,27 @@ class _Converter:
             if type(node.op) not in _BINOPS:
                 self.fail(f"operator {type(node.op).__name__} is not allowed")
             if isinstance(node.op, ast.Pow):
-                return ("pow", self.expr(node.left), self.exponent(node.right))
+                base, k = self.expr(node.left), self.exponent(node.right)
+                if k < 0 and constant_value(base) == 0:
+                    self.fail(f"division by zero: {_segment(self.text, node)} (0 to a negative "
+                              f"power)")
+                return ("pow", base, k)
             kind = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
-            return (kind[type(node.op)], self.expr(node.left), self.expr(node.right))
+            out = (kind[type(node.op)], self.expr(node.left), self.expr(node.right))
+            if out[0] == "div" and constant_value(out[2]) == 0:
+                self.fail(f"division by zero: {_segment(self.text, node)}")
+            return out
         if isinstance(node, ast.Call):
             if not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
                 self.fail("only sqrt(...) and Abs(...) may be called")
             if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
                 self.fail(f"{node.func.id} takes exactly one argument")
-            return ("sqrt" if node.func.id == "sqrt" else "abs", self.expr(node.args[0]))
+            arg = self.expr(node.args[0])
+            value = constant_value(arg)
+            if node.func.id == "sqrt" and value is not None and value < 0:
+                self.fail(f"square root of the negative number {value}: "
+                          f"{_segment(self.text, node)} is undefined")
+            return ("sqrt" if node.func.id == "sqrt" else "abs", arg)
         if isinstance(node, ast.Attribute):
             self.fail("attribute access is not allowed")
         if isinstance(node, ast.Compare):
@@ -200,6 +240,38 @@ class _Converter:
         return k
 
 
+def constant_value(e: Expr) -> Fraction | None:
+    """The exact value of a constant expression without sqrt/Abs, else None (also when it is
+    undefined, e.g. divides by zero).
+
+    >>> constant_value(("div", ("num", Fraction(1)), ("sub", ("num", Fraction(2)),
+    ...                                               ("num", Fraction(2)))))
+    """
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind in ("sym", "sqrt", "abs"):
+        return None
+    if kind == "neg":
+        v = constant_value(e[1])
+        return None if v is None else -v
+    if kind == "pow":
+        v = constant_value(e[1])
+        if v is None or (v == 0 and e[2] < 0):
+            return None
+        return v ** e[2]
+    a, b = constant_value(e[1]), constant_value(e[2])
+    if a is None or b is None:
+        return None
+    if kind == "add":
+        return a + b
+    if kind == "sub":
+        return a - b
+    if kind == "mul":
+        return a * b
+    return None if b == 0 else a / b
+
+
 def _segment(text: str, node: ast.AST) -> str:
     return (ast.get_source_segment(text.strip(), node) or "").strip()
 
@@ -226,6 +298,7 @@ def _size(e: Expr) -> tuple[int, int]:
 def parse_relations(text: str, line: int = 1) -> tuple[list[Relation], set[str]]:
     """Parse one (possibly chained) comparison or a comma-separated list of them."""
     relations: list[Relation] = []
+    text = ascii_source(text, line)
     converter = _Converter(text, line)
     for part in _split_top_level(text, line):
         converter.text = part
@@ -266,12 +339,21 @@ def parse_claim(block: str) -> Claim:
     goals: list[Relation] | None = None
     names: set[str] = set()
     goal_line = 0
+    header: dict[str, str] = {}
     lines = block.splitlines()
     if len(lines) > 200:
         raise ClaimSyntaxError(201, "a claim block has at most 200 lines")
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text or text.startswith("#"):
+            continue
+        key = text.split(":", 1)[0].strip()
+        if key in ("id", "uses", "expect") and ":" in text:
+            if goals is not None:
+                raise ClaimSyntaxError(number, f"{key}: must come before the claim")
+            if key in header:
+                raise ClaimSyntaxError(number, f"{key}: given twice")
+            header[key] = _header_value(key, text.split(":", 1)[1], number)
             continue
         if text.startswith("assume:"):
             if goals is not None:
@@ -291,4 +373,23 @@ def parse_claim(block: str) -> Claim:
         raise ClaimSyntaxError(max(len(lines), 1), "the block states no claim")
     if len(names) > MAX_SYMBOLS:
         raise ClaimSyntaxError(goal_line, f"more than {MAX_SYMBOLS} symbols")
-    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names)), goal_line)
+    uses = tuple(u.strip() for u in header.get("uses", "").split(",") if u.strip())
+    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names)), goal_line,
+                 ident=header.get("id", ""), uses=uses, expect=header.get("expect", "proved"))
+
+
+_IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
+def _header_value(key: str, value: str, line: int) -> str:
+    value = value.strip()
+    if key == "expect":
+        if value not in EXPECTATIONS:
+            raise ClaimSyntaxError(line, f"expect: must be one of {', '.join(EXPECTATIONS)}")
+        return value
+    names = [v.strip() for v in value.split(",")] if key == "uses" else [value]
+    for name in names:
+        if not name or len(name) > 80 or not set(name) <= _IDENT_CHARS:
+            raise ClaimSyntaxError(line, f"{key}: {name!r} is not a claim name (letters, digits, "
+                                         f"- _ . up to 80 characters)")
+    return value
