@@ -719,6 +719,8 @@ def _own_problems(verdict: Verdict, block: ClaimBlock) -> list[str]:
         return []
     if verdict.status == "invalid":
         return [f"invalid: {verdict.reason}"]
+    if verdict.expected == "proved":
+        return [verdict.explain()]
     return [f"expected {verdict.expected}, got {verdict.explain()}"]
 
 
