@@ -49,4 +49,3 @@ def test_strict_build_fails_on_a_refuted_claim(tmp_path):
     result = _build(site)
     assert result.returncode != 0
     assert "index.md:3: claim refuted: counterexample x = 1/2" in result.stderr
-    assert not (site / "site" / "claims").exists()  # the status page is this test's only extra

@@ -113,7 +113,7 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     n_hyps, n_basis = len(hyps), len(_basis(gens, half)) if len(gens) <= 60 else 10 ** 6
     n_small = len(gens) + 1
     planned = (1 + n_hyps + n_hyps * (n_hyps + 1) // 2 + n_basis * n_basis
-               + n_hyps * n_small * n_small + len(equalities) * n_small)
+               + n_hyps * n_small * n_small + len(equalities) * n_basis)
     if planned > max_columns:
         raise SearchLimitReached(f"{planned} candidate terms (limit {max_columns}): "
                                  f"{n_hyps} assumptions over {len(gens)} variables")
@@ -135,8 +135,9 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     for h in hyps:
         for q in small_squares:
             columns.append((h[1] * q ** 2, (h[0], ("square", q)), True, False))
-    for name, e in equalities:
-        for m in _basis(gens, 1):
+    for name, e in equalities:  # multipliers up to the degree the target needs (at most 2)
+        e_degree = sp.Poly(e, *gens).total_degree() if e != 0 else 0
+        for m in _basis(gens, min(2, max(1, degree - e_degree))):
             columns.append((m * e, (("eq", name, m),), False, False))
     polys = []
     for c in columns:
