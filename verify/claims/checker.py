@@ -32,7 +32,7 @@ a >= e, a >= -e and a**2 = e**2.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from math import isqrt
@@ -90,7 +90,9 @@ class Verdict:
         return f"{self.status}: {self.reason}{domain}"
 
 
-def _fmt(v: Fraction) -> str:
+def _fmt(v: Any) -> str:
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_fmt(p) for p in v) + ")"
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
@@ -110,7 +112,8 @@ def _evaluate(e: tuple, point: dict) -> Fraction:
     if kind == "sym":
         return point[e[1]]
     if kind == "neg":
-        return -_evaluate(e[1], point)
+        v = _evaluate(e[1], point)
+        return tuple(-p for p in v) if isinstance(v, tuple) else -v
     if kind == "abs":
         return abs(_evaluate(e[1], point))
     if kind == "sqrt":
@@ -127,15 +130,20 @@ def _evaluate(e: tuple, point: dict) -> Fraction:
             raise _Undefined("a negative power of 0 is undefined")
         return base ** e[2]
     a, b = _evaluate(e[1], point), _evaluate(e[2], point)
+    if kind == "dot":
+        return sum((p * q for p, q in zip(a, b)), Fraction(0))
+    vector = isinstance(a, tuple) or isinstance(b, tuple)
     if kind == "add":
-        return a + b
+        return tuple(p + q for p, q in zip(a, b)) if vector else a + b
     if kind == "sub":
-        return a - b
+        return tuple(p - q for p, q in zip(a, b)) if vector else a - b
     if kind == "mul":
-        return a * b
+        if isinstance(a, tuple):
+            return tuple(p * b for p in a)
+        return tuple(a * q for q in b) if isinstance(b, tuple) else a * b
     if b == 0:
         raise _Undefined("a denominator is 0")
-    return a / b
+    return tuple(p / b for p in a) if isinstance(a, tuple) else a / b
 
 
 def _holds(r: Relation, point: dict) -> bool:
@@ -147,18 +155,23 @@ def _holds(r: Relation, point: dict) -> bool:
 def _refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
     """((point, goal, why) of a counterexample or None, whether some point satisfied every
     assumption)."""
-    names = claim.symbols
+    names = claim.symbols + claim.vectors
+    scalars = len(claim.symbols)
     if not names:
         candidates: Any = [()]
-    elif len(_GRID) ** len(names) <= points:
+    elif not claim.vectors and len(_GRID) ** len(names) <= points:
         candidates = product(_GRID, repeat=len(names))
     else:
         rng = random.Random(seed)
 
-        def sample() -> Any:
+        def number() -> Fraction:
+            return rng.choice(_GRID) if rng.random() < 0.7 else \
+                Fraction(rng.randint(-20, 20), rng.randint(1, 6))
+
+        def sample() -> Any:  # vectors in the plane: a plane counterexample is one in R^d
             for _ in range(points):
-                yield tuple(rng.choice(_GRID) if rng.random() < 0.7 else
-                            Fraction(rng.randint(-20, 20), rng.randint(1, 6)) for _ in names)
+                yield tuple(number() if i < scalars else (number(), number())
+                            for i in range(len(names)))
         candidates = sample()
     satisfiable = False
     for values in candidates:
@@ -239,6 +252,10 @@ class _Translation:
             return sp.Mul(-1, self.expr(e[1], evaluate), evaluate=evaluate)
         if kind in ("sqrt", "abs"):
             return self.atom(e)
+        if kind == "dot":
+            from verify.kernel import dot
+
+            return dot(self.expr(e[1]), self.expr(e[2]))
         if kind == "pow":
             return sp.Pow(self.expr(e[1], evaluate), e[2], evaluate=evaluate)
         a, b = self.expr(e[1], evaluate), self.expr(e[2], evaluate)
@@ -312,6 +329,8 @@ class _Prover:
         self.nonzero: list = []        # expressions assumed != 0 (assumptions `a != b`)
         self.domain: list[str] = []
         self.defined: set = set()      # aux symbols whose hypotheses are in `known`
+        self.dots: dict = {}           # Dot(a, b) -> its scalar symbol in the search
+        self.normsq: dict = {}         # pseudo-hypothesis name -> vector v (Dot(v, v) >= 0)
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
@@ -369,7 +388,9 @@ class _Prover:
         from verify.search.claim_certificates import find_certificate, reduce_rewrites
 
         sp, kernel = self.sp, self.kernel
-        target = reduce_rewrites(sp.expand(target), self.tr.rewrites)
+        flat = self.scalar_form
+        rewrites = {t: (k, flat(rhs)) for t, (k, rhs) in self.tr.rewrites.items()}
+        target = reduce_rewrites(flat(target), rewrites)
         if not target.free_symbols:  # a constant: its sign is exact
             if target == 0 and not strict:
                 return kernel.Certificate()
@@ -378,25 +399,92 @@ class _Prover:
             if not self.known:
                 return None
         ineqs, equalities = self.facts()
+        ineqs = [(n, flat(e), st) for n, e, st in ineqs] + self.norm_squares()
+        equalities = [(n, flat(e)) for n, e in equalities]
         if equality:
             if not equalities:
                 return None
-            found = find_certificate(target, [], equalities, self.tr.rewrites)
+            found = find_certificate(target, [], equalities, rewrites)
         else:
             found = _constant_root_certificate(self, target, strict)
             if found is not None:
                 return found
-            found = find_certificate(target, ineqs, equalities, self.tr.rewrites, strict=strict)
+            found = None
+            near = target.free_symbols
+            if near:  # first only the facts about the target's own variables: a smaller search
+                small = ([h for h in ineqs if h[1].free_symbols <= near],
+                         [e for e in equalities if e[1].free_symbols <= near],
+                         {t: r for t, r in rewrites.items() if t in near})
+                if sum(map(len, small)) < len(ineqs) + len(equalities) + len(rewrites):
+                    found = find_certificate(target, *small, strict=strict)
+            if found is None:
+                found = find_certificate(target, ineqs, equalities, rewrites, strict=strict)
         if found is None:
             return None
+        back = {sym: dot for dot, sym in self.dots.items()}
+
+        def factor(f: Any) -> Any:
+            if isinstance(f, str):
+                return kernel.NormSq(self.normsq[f]) if f in self.normsq else f
+            return kernel.Square(sp.S(f[1]).xreplace(back))
         return kernel.Certificate(
-            tuple(kernel.Term(c, tuple(f if isinstance(f, str) else kernel.Square(f[1])
-                                       for f in factors)) for c, factors in found.terms),
-            tuple(kernel.EqTerm(m, name) for m, name in found.eq_terms))
+            tuple(kernel.Term(c, tuple(factor(f) for f in factors))
+                  for c, factors in found.terms),
+            tuple(kernel.EqTerm(sp.S(m).xreplace(back), name) for m, name in found.eq_terms))
+
+    # ---- vectors (an untrusted mirror of the kernel's bilinearity, for the search) ------------
+    def scalar_form(self, e: Any) -> Any:
+        """``e`` with every inner product expanded bilinearly into ``Dot(a, b)`` of declared
+        vectors (a, b sorted), each replaced by a fresh scalar symbol for the search."""
+        sp = self.sp
+        e = sp.S(e)
+        if not self.claim.vectors:
+            return sp.expand(e)
+        from verify.kernel import Dot
+
+        def bilinear(u: Any, v: Any) -> Any:
+            total = sp.S(0)
+            for cu, a in self.vector_terms(u):
+                for cv, b in self.vector_terms(v):
+                    a2, b2 = sorted((a, b), key=str)
+                    key = Dot(a2, b2)
+                    if key not in self.dots:
+                        self.dots[key] = sp.Symbol(f"_dot_{a2}_{b2}", real=True)
+                    total += cu * cv * self.dots[key]
+            return total
+        return sp.expand(e.replace(lambda a: isinstance(a, Dot), lambda a: bilinear(*a.args)))
+
+    def vector_terms(self, v: Any) -> list:
+        sp = self.sp
+        names = set(self.claim.vectors)
+        out = []
+        for term in sp.Add.make_args(sp.expand(v)):
+            factors = sp.Mul.make_args(term)
+            vecs = [f for f in factors if isinstance(f, sp.Symbol) and f.name in names]
+            out.append((sp.Mul(*[f for f in factors if f is not vecs[0]]), vecs[0]))
+        return out
+
+    def norm_squares(self) -> list:
+        """Pseudo-hypotheses ``Dot(v, v) >= 0`` for the declared vectors, their sums and
+        differences (the kernel's rule norm-nonneg), as (name, scalar form, False)."""
+        sp = self.sp
+        vectors = [self.tr.expr(("sym", v)) for v in self.claim.vectors]
+        candidates = list(vectors)
+        for i, u in enumerate(vectors):
+            for v in vectors[i + 1:]:
+                candidates += [u + v, u - v]
+        from verify.kernel import dot
+
+        out = []
+        for k, v in enumerate(candidates):
+            name = f"\x00norm{k}"
+            self.normsq[name] = v
+            out.append((name, self.scalar_form(dot(v, v)), False))
+        return out
 
     def check(self, name: str, conclusion: Any, lines: tuple, extra: tuple = ()) -> None:
         kernel = self.kernel
-        theorem = kernel.Theorem(name=name, title=name, vectors=(), naturals=(),
+        theorem = kernel.Theorem(name=name, title=name, vectors=self.claim.vectors, naturals=(),
                                  hyps=tuple(self.known) + extra, conclusions=(conclusion,),
                                  proof=kernel.Derivation(lines))
         kernel.check_theorem(theorem)
@@ -405,7 +493,11 @@ class _Prover:
         """Prove ``expr rel 0`` (rel ``>=``, ``>`` or ``<``) from `known` with the kernel."""
         kernel = self.kernel
         target = -expr if rel == "<" else expr
-        certificate = self.certificate(target, strict=rel != ">=")
+        Dot = kernel.Dot
+        if rel == ">=" and isinstance(expr, Dot) and expr.args[0] == expr.args[1]:
+            certificate = kernel.Certificate((kernel.Term(1, (kernel.NormSq(expr.args[0]),)),))
+        else:
+            certificate = self.certificate(target, strict=rel != ">=")
         if certificate is None:
             return False
         fact = kernel.Fact(expr, rel, 0)
@@ -545,6 +637,8 @@ class _Prover:
             if isinstance(f, str):
                 expr, _ = next(h for h in self.known if h.name == f).content.normal()
                 return f"({tr.show(expr)})"
+            if isinstance(f, self.kernel.NormSq):
+                return f"dot({tr.show(f.vector)}, {tr.show(f.vector)})"
             return f"({tr.show(f.expr)})**2"
 
         parts = []
@@ -606,16 +700,17 @@ def _constant_root_certificate(prover: _Prover, target: Any, strict: bool) -> An
     return None
 
 
-def _prove(claim: Claim) -> tuple[str, str, tuple[str, ...]]:
+def _prove(claim: Claim, vacuity: bool = True) -> tuple[str, str, tuple[str, ...]]:
     """(status, certificate text or reason, domain conditions) for a claim with no
-    counterexample found."""
+    counterexample found; ``vacuity=False`` skips the contradiction search (used when an
+    exact point satisfying every assumption is known)."""
     from verify.search.claim_certificates import SearchLimitReached
 
     prover = _Prover(claim)
     kernel = prover.kernel
     try:
         prover.assumptions()
-        if prover.vacuous():
+        if vacuity and prover.vacuous():
             return ("vacuous", "the assumptions (with their domains) are contradictory: the "
                                "kernel derived 0 < 0 from them", tuple(prover.domain))
         prover.goal_domains()
@@ -625,7 +720,7 @@ def _prove(claim: Claim) -> tuple[str, str, tuple[str, ...]]:
             conclusions.append(conclusion)
             lines.append(line)
             texts.append(text)
-        theorem = kernel.Theorem(name="claim", title="claim", vectors=(), naturals=(),
+        theorem = kernel.Theorem(name="claim", title="claim", vectors=claim.vectors, naturals=(),
                                  hyps=tuple(prover.known), conclusions=tuple(conclusions),
                                  proof=kernel.Derivation(tuple(lines)))
         kernel.check_theorem(theorem)
@@ -648,7 +743,7 @@ def _negation_proved(claim: Claim) -> str | None:
         left, right = _sides(goal)
         op = _NEGATED[goal.op]
         negated = Relation(goal.lhs, op, goal.rhs, f"{left} {op} {right}")
-        status, text, _ = _prove(Claim(claim.assumptions, (negated,), (), claim.goal_line))
+        status, text, _ = _prove(replace(claim, goals=(negated,)), vacuity=False)
         if status == "proved":
             return f"{goal.text} is false: the kernel proved {negated.text}: {text}"
     return None
@@ -660,10 +755,7 @@ def decide_claim(claim: Claim, points: int = 2000, extra_points: int = 20000,
     (vacuity, domain conditions, the claim), then a wider counterexample search."""
     found, satisfiable = _refute(claim, points, seed)
     if found is None:
-        status, text, domain = _prove(claim)
-        if status == "vacuous" and satisfiable:  # cannot happen: the kernel is sound
-            status, text = "unproved", "the kernel derived a contradiction from satisfiable " \
-                                       "assumptions (please report this)"
+        status, text, domain = _prove(claim, vacuity=not satisfiable)
         if status in ("proved", "vacuous"):
             return Verdict(status, claim, certificate=text if status == "proved" else None,
                            reason="" if status == "proved" else text, domain=domain)

@@ -35,7 +35,7 @@ MAX_EXPONENT = 64      # product of exponents along any path
 MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
-FUNCTIONS = ("sqrt", "Abs")
+FUNCTIONS = ("sqrt", "Abs", "dot", "norm")
 _OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 #: Unicode relations accepted in the source, read as their ASCII spelling.
 UNICODE_RELATIONS = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!="}
@@ -86,6 +86,7 @@ class Claim:
     ident: str = ""
     uses: tuple[str, ...] = ()
     expect: str = "proved"
+    vectors: tuple[str, ...] = ()
 
 
 def _depth_of_brackets(text: str) -> int:
@@ -199,9 +200,17 @@ class _Converter:
             return out
         if isinstance(node, ast.Call):
             if not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-                self.fail("only sqrt(...) and Abs(...) may be called")
-            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
-                self.fail(f"{node.func.id} takes exactly one argument")
+                self.fail("only sqrt(...), Abs(...), dot(u, v) and norm(u) may be called")
+            count = 2 if node.func.id == "dot" else 1
+            if node.keywords or len(node.args) != count or \
+                    any(isinstance(a, ast.Starred) for a in node.args):
+                self.fail(f"{node.func.id} takes exactly {('one', 'two')[count - 1]} "
+                          f"argument{'s' if count == 2 else ''}")
+            if node.func.id == "dot":
+                return ("dot", self.expr(node.args[0]), self.expr(node.args[1]))
+            if node.func.id == "norm":  # norm(u) = sqrt(dot(u, u))
+                u = self.expr(node.args[0])
+                return ("sqrt", ("dot", u, u))
             arg = self.expr(node.args[0])
             value = constant_value(arg)
             if node.func.id == "sqrt" and value is not None and value < 0:
@@ -250,7 +259,7 @@ def constant_value(e: Expr) -> Fraction | None:
     kind = e[0]
     if kind == "num":
         return e[1]
-    if kind in ("sym", "sqrt", "abs"):
+    if kind in ("sym", "sqrt", "abs", "dot"):
         return None
     if kind == "neg":
         v = constant_value(e[1])
@@ -348,7 +357,7 @@ def parse_claim(block: str) -> Claim:
         if not text or text.startswith("#"):
             continue
         key = text.split(":", 1)[0].strip()
-        if key in ("id", "uses", "expect") and ":" in text:
+        if key in ("id", "uses", "expect", "vectors") and ":" in text:
             if goals is not None:
                 raise ClaimSyntaxError(number, f"{key}: must come before the claim")
             if key in header:
@@ -374,8 +383,81 @@ def parse_claim(block: str) -> Claim:
     if len(names) > MAX_SYMBOLS:
         raise ClaimSyntaxError(goal_line, f"more than {MAX_SYMBOLS} symbols")
     uses = tuple(u.strip() for u in header.get("uses", "").split(",") if u.strip())
-    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names)), goal_line,
-                 ident=header.get("id", ""), uses=uses, expect=header.get("expect", "proved"))
+    vectors = tuple(v.strip() for v in header.get("vectors", "").split(",") if v.strip())
+    for v in vectors:
+        if not v.isidentifier() or v.startswith("_") or v in FUNCTIONS or not v.isascii():
+            raise ClaimSyntaxError(1, f"vectors: {v!r} is not a name")
+    for r in (*assumptions, *goals):
+        for side in (r.lhs, r.rhs):
+            problem = vector_problem(side, frozenset(vectors))
+            if problem:
+                raise ClaimSyntaxError(goal_line if r in goals else 1, f"{r.text}: {problem}")
+    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names - set(vectors))),
+                 goal_line, ident=header.get("id", ""), uses=uses,
+                 expect=header.get("expect", "proved"),
+                 vectors=tuple(sorted(set(vectors) & names)))
+
+
+def vector_problem(e: Expr, vectors: frozenset) -> str:
+    """Why a parsed scalar expression misuses vectors ("" if it does not): a vector may occur
+    only inside ``dot``, whose arguments are linear combinations of vectors.
+
+    >>> vector_problem(("dot", ("sym", "w"), ("mul", ("sym", "y"), ("sym", "x"))),
+    ...                frozenset({"w", "x"}))
+    ''
+    >>> vector_problem(("mul", ("sym", "w"), ("num", 2)), frozenset({"w"}))
+    'the vector w is used as a number (write dot(w, ...))'
+    """
+    kind = e[0]
+    if kind == "sym":
+        return f"the vector {e[1]} is used as a number (write dot({e[1]}, ...))" \
+            if e[1] in vectors else ""
+    if kind == "num":
+        return ""
+    if kind == "dot":
+        for arg in e[1:]:
+            degree, problem = _vector_degree(arg, vectors)
+            if problem or degree != 1:
+                return problem or "the arguments of dot are vectors (linear combinations of " \
+                                  "the names declared by vectors:)"
+        return ""
+    for child in e[1:]:
+        if isinstance(child, tuple):
+            problem = vector_problem(child, vectors)
+            if problem:
+                return problem
+    return ""
+
+
+def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
+    """(1 for a vector, 0 for a scalar, problem text)."""
+    kind = e[0]
+    if kind == "sym":
+        return (1 if e[1] in vectors else 0), ""
+    if kind == "num":
+        return 0, ""
+    if kind in ("dot", "sqrt", "abs"):
+        return 0, vector_problem(e, vectors)
+    if kind == "neg":
+        return _vector_degree(e[1], vectors)
+    if kind == "pow":
+        degree, problem = _vector_degree(e[1], vectors)
+        return 0, problem or ("a vector cannot be raised to a power (write dot(u, u))"
+                              if degree else "")
+    (da, pa), (db, pb) = _vector_degree(e[1], vectors), _vector_degree(e[2], vectors)
+    if pa or pb:
+        return 0, pa or pb
+    if kind in ("add", "sub"):
+        if da != db:
+            return 0, "a vector and a number cannot be added"
+        return da, ""
+    if kind == "mul":
+        if da and db:
+            return 0, "two vectors cannot be multiplied (write dot(u, v))"
+        return da + db, ""
+    if db:
+        return 0, "cannot divide by a vector"
+    return da, ""
 
 
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
@@ -386,6 +468,8 @@ def _header_value(key: str, value: str, line: int) -> str:
     if key == "expect":
         if value not in EXPECTATIONS:
             raise ClaimSyntaxError(line, f"expect: must be one of {', '.join(EXPECTATIONS)}")
+        return value
+    if key == "vectors":
         return value
     names = [v.strip() for v in value.split(",")] if key == "uses" else [value]
     for name in names:

@@ -53,6 +53,8 @@ def reduce_rewrites(expr: Any, rewrites: dict) -> Any:
     import sympy as sp
 
     e = sp.expand(expr)
+    if not rewrites or not e.has(*rewrites):
+        return e
     for _ in range(32):
         changed = False
         out = []
