@@ -116,6 +116,9 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     n_small = len(gens) + 1
     planned = (1 + n_hyps + n_hyps * (n_hyps + 1) // 2 + n_basis * n_basis
                + n_hyps * n_small * n_small + len(equalities) * n_basis)
+    products = planned <= max_columns
+    if not products:  # too many: only linear combinations of the hypotheses and squares
+        planned = 1 + n_hyps + n_basis * n_basis + len(equalities) * n_basis
     if planned > max_columns:
         raise SearchLimitReached(f"{planned} candidate terms (limit {max_columns}): "
                                  f"{n_hyps} assumptions over {len(gens)} variables")
@@ -123,7 +126,7 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     columns.append((sp.S(1), (), True, True))
     for h in hyps:
         columns.append((h[1], (h[0],), True, h[2]))
-    for a, b in combinations_with_replacement(hyps, 2):
+    for a, b in combinations_with_replacement(hyps if products else (), 2):
         columns.append((a[1] * b[1], (a[0], b[0]), True, a[2] and b[2]))
     basis = _basis(gens, half)
     squares = [m for m in basis if m != 1]
@@ -134,7 +137,7 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     small = _basis(gens, 1)
     small_squares = [m for m in small if m != 1] + [a + b for a, b in combinations(small, 2)] + \
         [a - b for a, b in combinations(small, 2)]
-    for h in hyps:
+    for h in hyps if products else ():
         for q in small_squares:
             columns.append((h[1] * q ** 2, (h[0], ("square", q)), True, False))
     for name, e in equalities:  # multipliers up to the degree the target needs (at most 2)
