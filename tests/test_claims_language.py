@@ -169,3 +169,33 @@ def test_a_malicious_proposer_cannot_make_a_false_claim_proved(monkeypatch):
     monkeypatch.setattr(search, "find_certificate", forged)
     verdict = check_claim_text("assume: x >= 0\nx**3 >= x**2 + x", points=0, extra_points=0)
     assert verdict.status == "unproved" and "kernel rejected" in verdict.reason
+
+
+@pytest.mark.parametrize("text, status", [
+    ("assume: n >= 1, n integer\nSum(k, (k, 1, n)) == n*(n + 1)/2", "proved"),
+    ("assume: n >= 0, n integer\nSum(k**3, (k, 1, n)) == n**2*(n + 1)**2/4", "proved"),
+    ("assume: n >= 0, n integer\nSum(k, (k, 0, n)) == n*(n + 1)/2", "proved"),
+    ("assume: n >= 1, n integer\nSum(k, (k, 1, n)) <= n**2", "proved"),
+    ("assume: n >= 0, n integer, r >= 0\nSum(r, (k, 1, n)) >= 0", "proved"),
+    ("assume: n >= 0, n integer\nSum(k, (k, 1, n)) == n**2", "refuted"),
+    ("assume: n >= 0, n integer\nSum(k, (k, 1, n)) <= n", "refuted"),
+    ("assume: n >= 1\nSum(k, (k, 1, n)) == n*(n + 1)/2", "unproved"),  # n integer missing
+    ("Sum(k**2, (k, 1, 4)) == 30", "proved"), ("Sum(k**2, (k, 1, 4)) == 31", "refuted"),
+])
+def test_sums(text, status):
+    verdict = check_claim_text(text)
+    assert verdict.status == status, verdict.explain()
+
+
+def test_an_induction_with_a_wrong_step_is_rejected_by_the_kernel(monkeypatch):
+    """A proposer that lies about the increment's certificate cannot get a false sum proved."""
+    import sympy
+
+    import verify.search.claim_certificates as search
+
+    def forged(target, hyps, equalities, rewrites, strict=False, **_):
+        return search.FoundCertificate(((sympy.Integer(1), ()),), ())
+    monkeypatch.setattr(search, "find_certificate", forged)
+    verdict = check_claim_text("assume: n >= 0, n integer\nSum(k, (k, 1, n)) <= n",
+                               points=0, extra_points=0)
+    assert verdict.status == "unproved" and "kernel rejected" in verdict.reason

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from verify.claims.fences import ClaimBlock, find_claim_blocks
-from verify.claims.parser import Claim, ClaimSyntaxError, Relation, parse_claim
+from verify.claims.parser import Claim, ClaimSyntaxError, Relation, constant_value, parse_claim
 
 __all__ = ["Verdict", "ClaimBlock", "FileClaim", "decide_claim", "find_claim_blocks",
            "check_claim_text", "check_markdown_file", "check_markdown_files", "parse_claim",
@@ -124,6 +124,13 @@ def _evaluate(e: tuple, point: dict) -> Fraction:
         if n * n != v.numerator or d * d != v.denominator:
             raise _Irrational
         return Fraction(n, d)
+    if kind == "sum":
+        _, body, k, low, high = e
+        top = _evaluate(high, point)
+        if top.denominator != 1 or top < low - 1 or top - low > 2000:
+            raise _Irrational  # not a point where the sum is defined here: skip it
+        return sum((_evaluate(body, {**point, k: Fraction(v)})
+                    for v in range(low, int(top) + 1)), Fraction(0))
     if kind == "pow":
         base = _evaluate(e[1], point)
         if base == 0 and e[2] < 0:
@@ -147,6 +154,8 @@ def _evaluate(e: tuple, point: dict) -> Fraction:
 
 
 def _holds(r: Relation, point: dict) -> bool:
+    if r.op == "integer":
+        return _evaluate(r.lhs, point).denominator == 1
     a, b = _evaluate(r.lhs, point), _evaluate(r.rhs, point)
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
             "!=": a != b}[r.op]
@@ -252,6 +261,9 @@ class _Translation:
             return sp.Mul(-1, self.expr(e[1], evaluate), evaluate=evaluate)
         if kind in ("sqrt", "abs"):
             return self.atom(e)
+        if kind == "sum":  # display only: a proof handles sums by induction (_prove_sum)
+            k = sp.Symbol(e[2], real=True)
+            return sp.Sum(self.expr(e[1], evaluate), (k, e[3], self.expr(e[4], evaluate)))
         if kind == "dot":
             from verify.kernel import dot
 
@@ -362,6 +374,8 @@ class _Prover:
                     self.domain.append(f"{self.tr.show(arg)} >= 0: assumed (the assumption "
                                        f"{r.text!r} uses its square root)")
                 self.define_atom(node)
+            if r.op == "integer":
+                continue  # used only by sums (induction); the theorem holds for all reals
             lhs, rhs = self.tr.expr(r.lhs), self.tr.expr(r.rhs)
             if r.op == "!=":
                 self.nonzero.append(sp.expand(lhs - rhs))
@@ -708,6 +722,17 @@ def _prove(claim: Claim, vacuity: bool = True) -> tuple[str, str, tuple[str, ...
 
     prover = _Prover(claim)
     kernel = prover.kernel
+    if any(_has_sum(side) for r in claim.assumptions for side in (r.lhs, r.rhs)):
+        return "unproved", "a symbolic sum in an assumption is not supported", ()
+    if any(_has_sum(side) for g in claim.goals for side in (g.lhs, g.rhs)):
+        try:
+            return "proved", _prove_sum(prover), ()
+        except _Unproved as exc:
+            return "unproved", str(exc), ()
+        except SearchLimitReached as exc:
+            return "unproved", f"search limit reached: {exc}", ()
+        except kernel.KernelError as exc:
+            return "unproved", f"the kernel rejected the induction: {exc}", ()
     try:
         prover.assumptions()
         if vacuity and prover.vacuous():
@@ -732,6 +757,144 @@ def _prove(claim: Claim, vacuity: bool = True) -> tuple[str, str, tuple[str, ...
         return ("unproved", f"the kernel rejected the proposed certificate: {exc}",
                 tuple(prover.domain))
     return "proved", "; ".join(texts), tuple(prover.domain)
+
+
+def _has_sum(e: tuple) -> bool:
+    return e[0] == "sum" or any(isinstance(c, tuple) and _has_sum(c) for c in e[1:])
+
+
+def _prove_sum(prover: _Prover) -> str:
+    """``Sum(f, (k, a, n)) REL G(n)`` by induction in the kernel; returns the proof's text.
+
+    The kernel proves, for every natural T and every sequence S with S[0] = 0 and
+    S[t+1] = S[t] + f(a + t) for t < T, that S[T] REL G(T + a - 1).  The sum is such a sequence
+    (S[t] = f(a) + ... + f(a + t - 1)), and n = T + a - 1 is such an instance when the
+    assumptions say ``n integer`` and ``n >= a - 1`` (checked here, shown in the verdict).
+    """
+    claim, kernel, sp, tr = prover.claim, prover.kernel, prover.sp, prover.tr
+    from verify.search.claim_certificates import find_certificate
+
+    if len(claim.goals) != 1:
+        raise _Unproved("a claim with a symbolic sum is one comparison")
+    goal = claim.goals[0]
+    op, total, other = goal.op, goal.lhs, goal.rhs
+    if total[0] != "sum":
+        op, total, other = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==",
+                            "!=": "!="}[op], goal.rhs, goal.lhs
+    if total[0] != "sum" or _has_sum(other):
+        raise _Unproved("write a symbolic sum alone on one side: Sum(f, (k, a, n)) == G(n)")
+    if op not in ("==", "<=", ">="):
+        raise _Unproved("a symbolic sum is compared with ==, <= or >=")
+    _, body, k, low, high = total
+    n = high[1]
+    for side in (body, other):
+        if any(cond[0] == "nonneg" or constant_value(cond[1]) is None
+               for cond in domain_conditions(side)):
+            raise _Unproved("a symbolic sum and its closed form are polynomials here "
+                            "(no sqrt, no division by a variable)")
+    integer = any(r.op == "integer" and r.lhs == ("sym", n) for r in claim.assumptions)
+    bound = [r for r in claim.assumptions if _lower_bound(r, n) is not None
+             and _lower_bound(r, n) >= low - 1]
+    if not integer or not bound:
+        raise _Unproved(f"induction on {n} needs the assumptions '{n} integer' and "
+                        f"'{n} >= {low - 1}' (or a larger lower bound)")
+    T, t = sp.Symbol("T", real=True), sp.Symbol("t", real=True)
+    S = sp.IndexedBase("S")
+    if any(v in claim.symbols for v in ("T", "t", "S")):
+        T, t, S = sp.Symbol("T_", real=True), sp.Symbol("t_", real=True),             sp.IndexedBase("S_")
+    kv, nv = sp.Symbol(k, real=True), tr.expr(("sym", n))
+    f = tr.expr(body).xreplace({kv: low + t})
+    G = tr.expr(other)
+    if nv in f.free_symbols:
+        raise _Unproved(f"the summand cannot use {n}")
+
+    def g_at(x: Any) -> Any:
+        return G.xreplace({nv: x})
+
+    rel = {"==": "=", "<=": "<=", ">=": ">="}[op]
+    hyps = [kernel.Hyp("empty", kernel.Fact(S[0], "=", 0), "the empty sum is 0")]
+    ineqs: list = []
+    for i, r in enumerate(claim.assumptions, 1):
+        if r.op in ("integer", "!=") or n in _names(r.lhs) + _names(r.rhs):
+            continue
+        fact = kernel.Fact(tr.expr(r.lhs), "=" if r.op == "==" else r.op, tr.expr(r.rhs))
+        hyps.append(kernel.Hyp(f"h{i}", fact, r.text))
+        expr, kind = fact.normal()
+        if kind != "=0":
+            ineqs.append((f"h{i}", sp.expand(expr), kind == ">0"))
+    step_hyp = kernel.Hyp("recurrence", kernel.Fact(S[t + 1], "=", S[t] + f),
+                          f"S[t+1] = S[t] + f({low} + t)")
+    sign = 1 if rel in ("<=", "=") else -1  # the fact we need is sign*(G - S) >= 0
+
+    def certificate(remainder: Any, extra: list, eq: tuple) -> Any:
+        remainder = sp.expand(remainder)
+        if remainder == 0:
+            return kernel.Certificate((), eq)
+        if rel == "=":
+            raise _Unproved(f"not an identity: the difference {tr.show(remainder)} is not 0")
+        found = find_certificate(remainder, ineqs + extra, [], {})
+        if found is None:
+            raise _Unproved(f"no certificate that {tr.show(remainder)} >= 0 (the increment of "
+                            f"the closed form minus the summand, for every natural t)")
+        return kernel.Certificate(
+            tuple(kernel.Term(c, tuple(fa if isinstance(fa, str) else kernel.Square(fa[1])
+                                       for fa in factors)) for c, factors in found.terms),
+            eq)
+
+    # base T = 0: sign*(G(a-1) - S[0]) = sign*G(a-1) - sign*(S[0] - 0)
+    base_rest = sign * g_at(low - 1)
+    base_cert = certificate(base_rest, [], (kernel.EqTerm(-sign, "empty"),))
+    if base_cert.terms and rel != "=":
+        base_cert = kernel.Certificate(base_cert.terms, base_cert.eq_terms)
+    base = kernel.Derivation((kernel.Chain("base", S[0], (kernel.Link(rel, g_at(low - 1),
+                                                                       base_cert),)),))
+    # step: sign*(G(t+a) - S[t+1]) = IH + sign*(G(t+a) - G(t+a-1) - f) - sign*(step eq)
+    increment = sign * (g_at(t + low) - g_at(t + low - 1) - f)
+    eq = (kernel.EqTerm(-sign, "recurrence"),)
+    if rel == "=":
+        eq += (kernel.EqTerm(-1, "IH"),)
+        step_cert = certificate(increment, [], eq)
+    else:
+        inner = certificate(increment, [(f"{t}>=0", t, False)], eq)
+        step_cert = kernel.Certificate((kernel.Term(1, ("IH",)),) + inner.terms, eq)
+    step = kernel.Derivation((kernel.Chain("step", S[t + 1], (kernel.Link(rel, g_at(t + low),
+                                                                           step_cert),)),))
+    theorem = kernel.Theorem(
+        name="sum", title="sum", vectors=(), naturals=(T,), hyps=tuple(hyps),
+        conclusions=(kernel.Fact(S[T], rel, g_at(T + low - 1)),),
+        proof=kernel.Induction(T, t, base, step),
+        family=kernel.Family(t, T, (step_hyp,)))
+    kernel.check_theorem(theorem)
+    m = sp.Symbol(n, real=True)
+    shown_inc = tr.show(sp.factor(sp.expand(G.xreplace({nv: m + 1}) - G - f.xreplace(
+        {t: m + 1 - low}))))
+    need = {"=": "(identically)", "<=": ">= 0", ">=": "<= 0"}[rel]
+    start = f"{n} = {low - 1}" if low != 1 else f"{n} = 0"
+    return (f"by induction on {n}, checked by the kernel: base {start}: empty sum 0 "
+            f"{op} {tr.show(g_at(low - 1))}; step: G({n} + 1) - G({n}) - f({n} + 1) = "
+            f"{shown_inc} {need} for {n} >= {low - 1}; {n} is {low - 1} + a natural number "
+            f"by '{bound[0].text}' and '{n} integer'")
+
+
+def _names(e: tuple) -> list:
+    if e[0] == "sym":
+        return [e[1]]
+    return [x for c in e[1:] if isinstance(c, tuple) for x in _names(c)]
+
+
+def _lower_bound(r: Relation, n: str) -> Fraction | None:
+    """c when the relation reads n >= c (or c <= n, n > c - 1 ...), else None."""
+    from verify.claims.parser import constant_value
+
+    if r.op in (">=", ">") and r.lhs == ("sym", n):
+        c = constant_value(r.rhs)
+    elif r.op in ("<=", "<") and r.rhs == ("sym", n):
+        c = constant_value(r.lhs)
+    else:
+        return None
+    if c is None:
+        return None
+    return c if r.op in (">=", "<=") else c  # n > c and n integer give n >= c + 1 >= c
 
 
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}

@@ -35,7 +35,8 @@ MAX_EXPONENT = 64      # product of exponents along any path
 MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
-FUNCTIONS = ("sqrt", "Abs", "dot", "norm")
+FUNCTIONS = ("sqrt", "Abs", "dot", "norm", "Sum")
+MAX_SUM_TERMS = 100    # a sum with numeric bounds is expanded: at most this many terms
 _OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 #: Unicode relations accepted in the source, read as their ASCII spelling.
 UNICODE_RELATIONS = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!="}
@@ -198,6 +199,9 @@ class _Converter:
             if out[0] == "div" and constant_value(out[2]) == 0:
                 self.fail(f"division by zero: {_segment(self.text, node)}")
             return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "Sum":
+            return self.sum(node)
         if isinstance(node, ast.Call):
             if not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
                 self.fail("only sqrt(...), Abs(...), dot(u, v) and norm(u) may be called")
@@ -224,6 +228,46 @@ class _Converter:
         self.fail(f"{type(node).__name__} is not allowed in a claim")
         raise AssertionError  # unreachable
 
+    def sum(self, node: ast.Call) -> Expr:
+        """``Sum(expr, (k, a, b))``: a, b integer literals (expanded, at most
+        :data:`MAX_SUM_TERMS` terms) or b a name (kept as ("sum", body, k, a, ("sym", n)),
+        proved by induction in the kernel)."""
+        args = node.args
+        if node.keywords or len(args) != 2 or not isinstance(args[1], ast.Tuple) or \
+                len(args[1].elts) != 3 or not isinstance(args[1].elts[0], ast.Name):
+            self.fail("write a sum as Sum(expr, (k, a, b))")
+        k = args[1].elts[0].id
+        if not k.isidentifier() or k.startswith("_") or k in FUNCTIONS or not k.isascii():
+            self.fail(f"name {k!r} is not allowed")
+        before = set(self.names)
+        if k in before:
+            self.fail(f"the summation index {k} is also used outside the sum")
+        body = self.expr(args[0])
+        lo, hi = (self.expr(e) for e in args[1].elts[1:])
+        self.names = before | (self.names - {k})
+        low = constant_value(lo)
+        if low is None or low.denominator != 1:
+            self.fail("the lower bound of a sum is an integer")
+        if any(n == k for n in _names_in(hi)):
+            self.fail("the upper bound of a sum cannot use its index")
+        high = constant_value(hi)
+        if high is None:
+            if hi[0] != "sym":
+                self.fail("the upper bound of a sum is an integer or a name")
+            if any(n == k for n in _names_in(lo)):
+                self.fail("the lower bound of a sum cannot use its index")
+            return ("sum", body, k, int(low), hi)
+        if high.denominator != 1:
+            self.fail("the upper bound of a sum is an integer")
+        count = int(high) - int(low) + 1
+        if count > MAX_SUM_TERMS:
+            self.fail(f"a sum with numeric bounds has at most {MAX_SUM_TERMS} terms")
+        out: Expr = ("num", Fraction(0))
+        for value in range(int(low), int(high) + 1):
+            term = substitute(body, k, ("num", Fraction(value)))
+            out = term if value == int(low) else ("add", out, term)
+        return out
+
     def number(self, node: ast.Constant) -> Fraction:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -249,6 +293,30 @@ class _Converter:
         return k
 
 
+def substitute(e: Expr, name: str, value: Expr) -> Expr:
+    """``e`` with the symbol ``name`` replaced by ``value``.
+
+    >>> substitute(("add", ("sym", "k"), ("num", 1)), "k", ("num", 2))
+    ('add', ('num', 2), ('num', 1))
+    """
+    if e[0] == "sym":
+        return value if e[1] == name else e
+    if e[0] == "num":
+        return e
+    if e[0] == "sum":
+        if e[2] == name:
+            return e
+        return ("sum", substitute(e[1], name, value), e[2], e[3], substitute(e[4], name, value))
+    return (e[0],) + tuple(substitute(c, name, value) if isinstance(c, tuple) else c
+                           for c in e[1:])
+
+
+def _names_in(e: Expr) -> list[str]:
+    if e[0] == "sym":
+        return [e[1]]
+    return [n for c in e[1:] if isinstance(c, tuple) for n in _names_in(c)]
+
+
 def constant_value(e: Expr) -> Fraction | None:
     """The exact value of a constant expression without sqrt/Abs, else None (also when it is
     undefined, e.g. divides by zero).
@@ -259,7 +327,7 @@ def constant_value(e: Expr) -> Fraction | None:
     kind = e[0]
     if kind == "num":
         return e[1]
-    if kind in ("sym", "sqrt", "abs", "dot"):
+    if kind in ("sym", "sqrt", "abs", "dot", "sum"):
         return None
     if kind == "neg":
         v = constant_value(e[1])
@@ -292,6 +360,9 @@ def _size(e: Expr) -> tuple[int, int]:
         return 1, 1
     if kind in ("neg", "sqrt", "abs"):
         return _size(e[1])
+    if kind == "sum":
+        power, terms = _size(e[1])
+        return power, min(terms + 1, MAX_MONOMIALS + 1)
     if kind == "pow":
         power, terms = _size(e[1])
         k = abs(e[2])
@@ -313,6 +384,14 @@ def parse_relations(text: str, line: int = 1) -> tuple[list[Relation], set[str]]
         converter.text = part
         if _size_guard(part):
             raise ClaimSyntaxError(line, "expression too large")
+        words = part.split()
+        if len(words) == 2 and words[1] == "integer":  # `n integer`: n takes integer values
+            name = words[0]
+            if not name.isidentifier() or name.startswith("_") or name in FUNCTIONS:
+                raise ClaimSyntaxError(line, f"{name!r} is not a name")
+            converter.names.add(name)
+            relations.append(Relation(("sym", name), "integer", ("num", Fraction(0)), part))
+            continue
         relations.extend(converter.relation(_parse_expression(part, line)))
     return relations, converter.names
 
@@ -436,7 +515,7 @@ def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
         return (1 if e[1] in vectors else 0), ""
     if kind == "num":
         return 0, ""
-    if kind in ("dot", "sqrt", "abs"):
+    if kind in ("dot", "sqrt", "abs", "sum"):
         return 0, vector_problem(e, vectors)
     if kind == "neg":
         return _vector_degree(e[1], vectors)

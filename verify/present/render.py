@@ -284,5 +284,7 @@ def _relation_latex(r: Any) -> str:
                 sp.Abs(arg, evaluate=False)
 
     tr = _Shown()
+    if r.op == "integer":
+        return rf"{sp.latex(tr.expr(r.lhs))} \in \mathbb{{Z}}"
     lhs, rhs = tr.expr(r.lhs, evaluate=False), tr.expr(r.rhs, evaluate=False)
     return f"{sp.latex(lhs)} {RELATION_LATEX[r.op]} {sp.latex(rhs)}"
