@@ -60,7 +60,8 @@ def test_unproved_and_invalid_claims_fail_with_the_reason(pytester):
 def test_plugin_import_is_cheap():
     import subprocess
     import sys
-    code = "import sys, verify.claims.pytest_plugin; print('sympy' in sys.modules, 'scipy' in sys.modules)"
+    code = ("import sys, verify.claims, verify.claims.pytest_plugin; "
+            "print('sympy' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
