@@ -93,6 +93,8 @@ def test_relations_and_rational_functions(text, status):
     ("vectors: w, x\ndot(w + x, w + x) <= dot(w, w) + dot(x, x)", "refuted"),
     ("vectors: u, v\ndot(u + v, u + v) <= 2*dot(u, u) + 2*dot(v, v)", "proved"),
     ("vectors: u\ndot(u, u) >= 0", "proved"),
+    ("vectors: u, v\nassume: dot(v, v) > 0\ndot(u, v)**2 <= dot(u, u)*dot(v, v)", "proved"),
+    ("vectors: u, v\nassume: dot(v, v) > 0\ndot(u, v)**2 <= dot(u, u)*dot(v, v)/2", "refuted"),
     ("vectors: u\nnorm(u) >= 0", "proved"),
     ("vectors: u\nnorm(u) > 0", "refuted"),
     ("vectors: w\nw >= 0", "invalid"),

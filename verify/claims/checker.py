@@ -483,11 +483,16 @@ class _Prover:
         differences (the kernel's rule norm-nonneg), as (name, scalar form, False)."""
         sp = self.sp
         vectors = [self.tr.expr(("sym", v)) for v in self.claim.vectors]
+        from verify.kernel import dot
+
         candidates = list(vectors)
         for i, u in enumerate(vectors):
             for v in vectors[i + 1:]:
                 candidates += [u + v, u - v]
-        from verify.kernel import dot
+        for u in vectors:  # Lagrange's vectors |v|^2 u - (u.v) v (Cauchy-Schwarz)
+            for v in vectors:
+                if u != v:
+                    candidates.append(dot(v, v) * u - dot(u, v) * v)
 
         out = []
         for k, v in enumerate(candidates):
@@ -627,6 +632,15 @@ class _Prover:
             target = sp.expand(sp.cancel(p / den) * numerator)
             certificate = self.certificate(target, strict=rel in ("<", ">"),
                                            equality=rel == "=")
+            if certificate is None and rel != "=":  # multiply by one positive fact and retry
+                for name, e, is_strict in self.facts()[0][:8]:
+                    if not is_strict or not e.free_symbols:
+                        continue
+                    certificate = self.certificate(sp.expand(e * target),
+                                                   strict=rel in ("<", ">"))
+                    if certificate is not None:
+                        divisors = divisors + [name]
+                        break
             if certificate is None:
                 reason = (f"{goal.text!r} is not an identity under the assumptions"
                           if rel == "=" else
