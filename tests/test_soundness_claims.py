@@ -38,7 +38,8 @@ def test_a_proof_names_the_domain_conditions_it_used():
 
 def test_contradictory_assumptions_are_vacuous_not_proved():
     """Before: proved (anything follows from contradictory assumptions)."""
-    for text in ("assume: x >= 1, x <= 0\nx >= 5", "assume: x**2 + 1 <= 0\nx == 7"):
+    for text in ("assume: x >= 1, x <= 0\nx >= 5", "assume: x**2 + 1 <= 0\nx == 7",
+                 "assume: x > 0, x < 0\nx >= 5", "assume: sqrt(x) < 0\nx == 1"):
         verdict = check_claim_text(text)
         assert verdict.status == "vacuous", text
         assert not verdict.ok

@@ -532,17 +532,25 @@ class _Prover:
         kernel = self.kernel
         if not self.known:
             return False
-        found = self.certificate(self.sp.S(-1), strict=False)
-        if found is None:
-            return False
-        certificate = kernel.Certificate((kernel.Term(1, ()),) + found.terms, found.eq_terms)
-        try:  # the kernel checks the line 0 < 0 (its conclusion check evaluates numerals
-            # directly, so the theorem concludes the trivial 0 <= 0 after that checked line)
-            self.check("vacuous", kernel.Fact(0, "<=", 0),
-                       (kernel.Chain("contradiction", 0, (kernel.Link("<", 0, certificate),)),))
-        except kernel.KernelError:
-            return False
-        return True
+        # 0 = 1 + (a combination that equals -1), or 0 = h + (a combination equal to -h) for a
+        # strict fact h > 0: either way a positive term plus nonnegative terms is 0.
+        seeds = [(self.sp.S(-1), kernel.Term(1, ()))]
+        seeds += [(-e, kernel.Term(1, (name,))) for name, e, strict in self.facts()[0][:8]
+                  if strict]
+        for target, positive in seeds:
+            found = self.certificate(target, strict=False)
+            if found is None:
+                continue
+            certificate = kernel.Certificate((positive,) + found.terms, found.eq_terms)
+            try:  # the kernel checks the line 0 < 0 (its conclusion check evaluates numerals
+                # directly, so the theorem concludes the trivial 0 <= 0 after that checked line)
+                self.check("vacuous", kernel.Fact(0, "<=", 0),
+                           (kernel.Chain("contradiction", 0,
+                                         (kernel.Link("<", 0, certificate),)),))
+            except kernel.KernelError:
+                continue
+            return True
+        return False
 
     def goal_domains(self) -> None:
         """Prove every domain condition of the goals (innermost first) and add it to `known`."""
