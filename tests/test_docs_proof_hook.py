@@ -1,4 +1,5 @@
-"""docs/hooks/proofs.py: generated proof pages and claim verdicts in a strict mkdocs build."""
+"""docs/hooks/proofs.py: generated proof pages in a strict mkdocs build (claims: the plugin,
+tests/test_claims_mkdocs_plugin.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def _site(tmp_path: Path, page: str) -> Path:
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\nstrict: true\nexclude_docs: |\n  hooks/\n"
         "markdown_extensions:\n  - admonition\n  - pymdownx.arithmatex:\n      generic: true\n"
+        "plugins:\n  - pla-claims:\n      renderer: latex\n"
         "hooks:\n  - docs/hooks/proofs.py\n"
         "validation:\n  nav:\n    omitted_files: info\n")
     return tmp_path

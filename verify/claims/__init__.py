@@ -9,9 +9,10 @@ verdict itself.
 """
 
 from verify.claims.checker import (
-    ClaimBlock, ClaimSyntaxError, Verdict, check_claim_text, check_markdown_file, decide_claim,
-    find_claim_blocks, parse_claim,
+    ClaimBlock, ClaimSyntaxError, FileClaim, Verdict, check_claim_text, check_markdown_file,
+    check_markdown_files, decide_claim, find_claim_blocks, parse_claim,
 )
 
-__all__ = ["Verdict", "ClaimBlock", "decide_claim", "find_claim_blocks", "check_claim_text",
-           "check_markdown_file", "parse_claim", "ClaimSyntaxError"]
+__all__ = ["Verdict", "ClaimBlock", "FileClaim", "decide_claim", "find_claim_blocks",
+           "check_claim_text", "check_markdown_file", "check_markdown_files", "parse_claim",
+           "ClaimSyntaxError"]

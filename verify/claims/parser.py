@@ -35,8 +35,13 @@ MAX_EXPONENT = 64      # product of exponents along any path
 MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
-FUNCTIONS = ("sqrt", "Abs")
-_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="}
+FUNCTIONS = ("sqrt", "Abs", "dot", "norm", "Sum")
+MAX_SUM_TERMS = 100    # a sum with numeric bounds is expanded: at most this many terms
+_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+#: Unicode relations accepted in the source, read as their ASCII spelling.
+UNICODE_RELATIONS = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!="}
+#: Header lines of a block: ``id: name``, ``uses: a, b``, ``expect: refuted``.
+EXPECTATIONS = ("proved", "refuted", "vacuous", "unproved")
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
 
 
@@ -56,7 +61,7 @@ Expr = tuple
 
 @dataclass(frozen=True)
 class Relation:
-    """``lhs op rhs`` with op one of ``< <= > >= ==``; ``text`` is the source."""
+    """``lhs op rhs`` with op one of ``< <= > >= == !=``; ``text`` is the source."""
 
     lhs: Expr
     op: str
@@ -69,12 +74,20 @@ class Relation:
 
 @dataclass(frozen=True)
 class Claim:
-    """Assumptions and the claimed relations (a chained comparison gives several)."""
+    """Assumptions and the claimed relations (a chained comparison gives several).
+
+    ``ident`` is the claim's name (``id:``), ``uses`` the names of the claims it rests on
+    (``uses:``) and ``expect`` the verdict the author expects (``expect:``, default proved).
+    """
 
     assumptions: tuple[Relation, ...]
     goals: tuple[Relation, ...]
     symbols: tuple[str, ...]
     goal_line: int
+    ident: str = ""
+    uses: tuple[str, ...] = ()
+    expect: str = "proved"
+    vectors: tuple[str, ...] = ()
 
 
 def _depth_of_brackets(text: str) -> int:
@@ -86,6 +99,23 @@ def _depth_of_brackets(text: str) -> int:
         elif ch in ")]}":
             depth -= 1
     return best
+
+
+def ascii_source(text: str, line: int) -> str:
+    """``text`` with the Unicode relations spelled in ASCII; any other non-ASCII character is
+    refused *here*, on the source, before Python's parser would NFKC-normalise a name such as
+    ``𝑥`` into ``x`` (the claim shown and the claim checked must be the same text).
+
+    >>> ascii_source("x \u2264 1", 1)
+    'x <= 1'
+    """
+    for unicode, spelled in UNICODE_RELATIONS.items():
+        text = text.replace(unicode, f" {spelled} ")
+    for column, ch in enumerate(text, 1):
+        if not ch.isascii():
+            raise ClaimSyntaxError(line, f"character {ch!r} (U+{ord(ch):04X}) at column {column} "
+                                         f"is not allowed: names and operators must be ASCII")
+    return text
 
 
 def _parse_expression(text: str, line: int) -> ast.AST:
@@ -121,7 +151,7 @@ class _Converter:
 
     def relation(self, node: ast.AST) -> list[Relation]:
         if not isinstance(node, ast.Compare):
-            self.fail("expected a comparison (<, <=, >, >=, ==)")
+            self.fail("expected a comparison (<, <=, >, >=, ==, !=)")
         parts = [node.left, *node.comparators]
         out = []
         for i, op in enumerate(node.ops):
@@ -159,21 +189,84 @@ class _Converter:
             if type(node.op) not in _BINOPS:
                 self.fail(f"operator {type(node.op).__name__} is not allowed")
             if isinstance(node.op, ast.Pow):
-                return ("pow", self.expr(node.left), self.exponent(node.right))
+                base, k = self.expr(node.left), self.exponent(node.right)
+                if k < 0 and constant_value(base) == 0:
+                    self.fail(f"division by zero: {_segment(self.text, node)} (0 to a negative "
+                              f"power)")
+                return ("pow", base, k)
             kind = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
-            return (kind[type(node.op)], self.expr(node.left), self.expr(node.right))
+            out = (kind[type(node.op)], self.expr(node.left), self.expr(node.right))
+            if out[0] == "div" and constant_value(out[2]) == 0:
+                self.fail(f"division by zero: {_segment(self.text, node)}")
+            return out
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "Sum":
+            return self.sum(node)
         if isinstance(node, ast.Call):
             if not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-                self.fail("only sqrt(...) and Abs(...) may be called")
-            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
-                self.fail(f"{node.func.id} takes exactly one argument")
-            return ("sqrt" if node.func.id == "sqrt" else "abs", self.expr(node.args[0]))
+                self.fail("only sqrt(...), Abs(...), dot(u, v) and norm(u) may be called")
+            count = 2 if node.func.id == "dot" else 1
+            if node.keywords or len(node.args) != count or \
+                    any(isinstance(a, ast.Starred) for a in node.args):
+                self.fail(f"{node.func.id} takes exactly {('one', 'two')[count - 1]} "
+                          f"argument{'s' if count == 2 else ''}")
+            if node.func.id == "dot":
+                return ("dot", self.expr(node.args[0]), self.expr(node.args[1]))
+            if node.func.id == "norm":  # norm(u) = sqrt(dot(u, u))
+                u = self.expr(node.args[0])
+                return ("sqrt", ("dot", u, u))
+            arg = self.expr(node.args[0])
+            value = constant_value(arg)
+            if node.func.id == "sqrt" and value is not None and value < 0:
+                self.fail(f"square root of the negative number {value}: "
+                          f"{_segment(self.text, node)} is undefined")
+            return ("sqrt" if node.func.id == "sqrt" else "abs", arg)
         if isinstance(node, ast.Attribute):
             self.fail("attribute access is not allowed")
         if isinstance(node, ast.Compare):
             self.fail("a comparison cannot be part of an expression")
         self.fail(f"{type(node).__name__} is not allowed in a claim")
         raise AssertionError  # unreachable
+
+    def sum(self, node: ast.Call) -> Expr:
+        """``Sum(expr, (k, a, b))``: a, b integer literals (expanded, at most
+        :data:`MAX_SUM_TERMS` terms) or b a name (kept as ("sum", body, k, a, ("sym", n)),
+        proved by induction in the kernel)."""
+        args = node.args
+        if node.keywords or len(args) != 2 or not isinstance(args[1], ast.Tuple) or \
+                len(args[1].elts) != 3 or not isinstance(args[1].elts[0], ast.Name):
+            self.fail("write a sum as Sum(expr, (k, a, b))")
+        k = args[1].elts[0].id
+        if not k.isidentifier() or k.startswith("_") or k in FUNCTIONS or not k.isascii():
+            self.fail(f"name {k!r} is not allowed")
+        before = set(self.names)
+        if k in before:
+            self.fail(f"the summation index {k} is also used outside the sum")
+        body = self.expr(args[0])
+        lo, hi = (self.expr(e) for e in args[1].elts[1:])
+        self.names = before | (self.names - {k})
+        low = constant_value(lo)
+        if low is None or low.denominator != 1:
+            self.fail("the lower bound of a sum is an integer")
+        if any(n == k for n in _names_in(hi)):
+            self.fail("the upper bound of a sum cannot use its index")
+        high = constant_value(hi)
+        if high is None:
+            if hi[0] != "sym":
+                self.fail("the upper bound of a sum is an integer or a name")
+            if any(n == k for n in _names_in(lo)):
+                self.fail("the lower bound of a sum cannot use its index")
+            return ("sum", body, k, int(low), hi)
+        if high.denominator != 1:
+            self.fail("the upper bound of a sum is an integer")
+        count = int(high) - int(low) + 1
+        if count > MAX_SUM_TERMS:
+            self.fail(f"a sum with numeric bounds has at most {MAX_SUM_TERMS} terms")
+        out: Expr = ("num", Fraction(0))
+        for value in range(int(low), int(high) + 1):
+            term = substitute(body, k, ("num", Fraction(value)))
+            out = term if value == int(low) else ("add", out, term)
+        return out
 
     def number(self, node: ast.Constant) -> Fraction:
         value = node.value
@@ -200,6 +293,62 @@ class _Converter:
         return k
 
 
+def substitute(e: Expr, name: str, value: Expr) -> Expr:
+    """``e`` with the symbol ``name`` replaced by ``value``.
+
+    >>> substitute(("add", ("sym", "k"), ("num", 1)), "k", ("num", 2))
+    ('add', ('num', 2), ('num', 1))
+    """
+    if e[0] == "sym":
+        return value if e[1] == name else e
+    if e[0] == "num":
+        return e
+    if e[0] == "sum":
+        if e[2] == name:
+            return e
+        return ("sum", substitute(e[1], name, value), e[2], e[3], substitute(e[4], name, value))
+    return (e[0],) + tuple(substitute(c, name, value) if isinstance(c, tuple) else c
+                           for c in e[1:])
+
+
+def _names_in(e: Expr) -> list[str]:
+    if e[0] == "sym":
+        return [e[1]]
+    return [n for c in e[1:] if isinstance(c, tuple) for n in _names_in(c)]
+
+
+def constant_value(e: Expr) -> Fraction | None:
+    """The exact value of a constant expression without sqrt/Abs, else None (also when it is
+    undefined, e.g. divides by zero).
+
+    >>> constant_value(("div", ("num", Fraction(1)), ("sub", ("num", Fraction(2)),
+    ...                                               ("num", Fraction(2)))))
+    """
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind in ("sym", "sqrt", "abs", "dot", "sum"):
+        return None
+    if kind == "neg":
+        v = constant_value(e[1])
+        return None if v is None else -v
+    if kind == "pow":
+        v = constant_value(e[1])
+        if v is None or (v == 0 and e[2] < 0):
+            return None
+        return v ** e[2]
+    a, b = constant_value(e[1]), constant_value(e[2])
+    if a is None or b is None:
+        return None
+    if kind == "add":
+        return a + b
+    if kind == "sub":
+        return a - b
+    if kind == "mul":
+        return a * b
+    return None if b == 0 else a / b
+
+
 def _segment(text: str, node: ast.AST) -> str:
     return (ast.get_source_segment(text.strip(), node) or "").strip()
 
@@ -211,6 +360,9 @@ def _size(e: Expr) -> tuple[int, int]:
         return 1, 1
     if kind in ("neg", "sqrt", "abs"):
         return _size(e[1])
+    if kind == "sum":
+        power, terms = _size(e[1])
+        return power, min(terms + 1, MAX_MONOMIALS + 1)
     if kind == "pow":
         power, terms = _size(e[1])
         k = abs(e[2])
@@ -226,11 +378,20 @@ def _size(e: Expr) -> tuple[int, int]:
 def parse_relations(text: str, line: int = 1) -> tuple[list[Relation], set[str]]:
     """Parse one (possibly chained) comparison or a comma-separated list of them."""
     relations: list[Relation] = []
+    text = ascii_source(text, line)
     converter = _Converter(text, line)
     for part in _split_top_level(text, line):
         converter.text = part
         if _size_guard(part):
             raise ClaimSyntaxError(line, "expression too large")
+        words = part.split()
+        if len(words) == 2 and words[1] == "integer":  # `n integer`: n takes integer values
+            name = words[0]
+            if not name.isidentifier() or name.startswith("_") or name in FUNCTIONS:
+                raise ClaimSyntaxError(line, f"{name!r} is not a name")
+            converter.names.add(name)
+            relations.append(Relation(("sym", name), "integer", ("num", Fraction(0)), part))
+            continue
         relations.extend(converter.relation(_parse_expression(part, line)))
     return relations, converter.names
 
@@ -266,12 +427,21 @@ def parse_claim(block: str) -> Claim:
     goals: list[Relation] | None = None
     names: set[str] = set()
     goal_line = 0
+    header: dict[str, str] = {}
     lines = block.splitlines()
     if len(lines) > 200:
         raise ClaimSyntaxError(201, "a claim block has at most 200 lines")
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text or text.startswith("#"):
+            continue
+        key = text.split(":", 1)[0].strip()
+        if key in ("id", "uses", "expect", "vectors") and ":" in text:
+            if goals is not None:
+                raise ClaimSyntaxError(number, f"{key}: must come before the claim")
+            if key in header:
+                raise ClaimSyntaxError(number, f"{key}: given twice")
+            header[key] = _header_value(key, text.split(":", 1)[1], number)
             continue
         if text.startswith("assume:"):
             if goals is not None:
@@ -291,4 +461,98 @@ def parse_claim(block: str) -> Claim:
         raise ClaimSyntaxError(max(len(lines), 1), "the block states no claim")
     if len(names) > MAX_SYMBOLS:
         raise ClaimSyntaxError(goal_line, f"more than {MAX_SYMBOLS} symbols")
-    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names)), goal_line)
+    uses = tuple(u.strip() for u in header.get("uses", "").split(",") if u.strip())
+    vectors = tuple(v.strip() for v in header.get("vectors", "").split(",") if v.strip())
+    for v in vectors:
+        if not v.isidentifier() or v.startswith("_") or v in FUNCTIONS or not v.isascii():
+            raise ClaimSyntaxError(1, f"vectors: {v!r} is not a name")
+    for r in (*assumptions, *goals):
+        for side in (r.lhs, r.rhs):
+            problem = vector_problem(side, frozenset(vectors))
+            if problem:
+                raise ClaimSyntaxError(goal_line if r in goals else 1, f"{r.text}: {problem}")
+    return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names - set(vectors))),
+                 goal_line, ident=header.get("id", ""), uses=uses,
+                 expect=header.get("expect", "proved"),
+                 vectors=tuple(sorted(set(vectors) & names)))
+
+
+def vector_problem(e: Expr, vectors: frozenset) -> str:
+    """Why a parsed scalar expression misuses vectors ("" if it does not): a vector may occur
+    only inside ``dot``, whose arguments are linear combinations of vectors.
+
+    >>> vector_problem(("dot", ("sym", "w"), ("mul", ("sym", "y"), ("sym", "x"))),
+    ...                frozenset({"w", "x"}))
+    ''
+    >>> vector_problem(("mul", ("sym", "w"), ("num", 2)), frozenset({"w"}))
+    'the vector w is used as a number (write dot(w, ...))'
+    """
+    kind = e[0]
+    if kind == "sym":
+        return f"the vector {e[1]} is used as a number (write dot({e[1]}, ...))" \
+            if e[1] in vectors else ""
+    if kind == "num":
+        return ""
+    if kind == "dot":
+        for arg in e[1:]:
+            degree, problem = _vector_degree(arg, vectors)
+            if problem or degree != 1:
+                return problem or "the arguments of dot are vectors (linear combinations of " \
+                                  "the names declared by vectors:)"
+        return ""
+    for child in e[1:]:
+        if isinstance(child, tuple):
+            problem = vector_problem(child, vectors)
+            if problem:
+                return problem
+    return ""
+
+
+def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
+    """(1 for a vector, 0 for a scalar, problem text)."""
+    kind = e[0]
+    if kind == "sym":
+        return (1 if e[1] in vectors else 0), ""
+    if kind == "num":
+        return 0, ""
+    if kind in ("dot", "sqrt", "abs", "sum"):
+        return 0, vector_problem(e, vectors)
+    if kind == "neg":
+        return _vector_degree(e[1], vectors)
+    if kind == "pow":
+        degree, problem = _vector_degree(e[1], vectors)
+        return 0, problem or ("a vector cannot be raised to a power (write dot(u, u))"
+                              if degree else "")
+    (da, pa), (db, pb) = _vector_degree(e[1], vectors), _vector_degree(e[2], vectors)
+    if pa or pb:
+        return 0, pa or pb
+    if kind in ("add", "sub"):
+        if da != db:
+            return 0, "a vector and a number cannot be added"
+        return da, ""
+    if kind == "mul":
+        if da and db:
+            return 0, "two vectors cannot be multiplied (write dot(u, v))"
+        return da + db, ""
+    if db:
+        return 0, "cannot divide by a vector"
+    return da, ""
+
+
+_IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
+def _header_value(key: str, value: str, line: int) -> str:
+    value = value.strip()
+    if key == "expect":
+        if value not in EXPECTATIONS:
+            raise ClaimSyntaxError(line, f"expect: must be one of {', '.join(EXPECTATIONS)}")
+        return value
+    if key == "vectors":
+        return value
+    names = [v.strip() for v in value.split(",")] if key == "uses" else [value]
+    for name in names:
+        if not name or len(name) > 80 or not set(name) <= _IDENT_CHARS:
+            raise ClaimSyntaxError(line, f"{key}: {name!r} is not a claim name (letters, digits, "
+                                         f"- _ . up to 80 characters)")
+    return value

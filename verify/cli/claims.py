@@ -1,49 +1,87 @@
-"""``pla claims FILE.md...``: decide every ```claim block of Markdown files."""
+"""``pla claims PATH...``: decide every ```claim block of Markdown files (and directories).
+
+Exit codes: 0 every claim has its expected verdict (proved unless ``expect:`` says otherwise)
+and everything it uses is fully verified; 1 some claim does not; 2 the only problems are
+blocks that are not claims (a parse error such as ``1/0``, an unclosed fence), each reported as
+``pla: error: FILE:LINE: ...``, or a path cannot be read.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
-__all__ = ["register", "handle"]
+__all__ = ["register", "handle", "markdown_files"]
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "claims", help="prove or refute the ```claim blocks of Markdown files",
-        description="Decide every ```claim block: proved (a certificate checked by the kernel), "
-                    "refuted (an exact counterexample) or unproved. Exit 1 unless every claim "
-                    "is proved.",
+        description="Decide every ```claim block: proved (a certificate checked by the kernel, "
+                    "with its domain conditions), refuted (an exact counterexample), vacuous "
+                    "(contradictory assumptions) or unproved. Exit 1 unless every claim has "
+                    "its expected verdict; exit 2 when the only problems are malformed blocks.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="Markdown files")
+    parser.add_argument("files", nargs="+", metavar="PATH",
+                        help="Markdown files, or directories searched for *.md")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     parser.set_defaults(handler=handle)
     return parser
 
 
+def markdown_files(paths: list[str]) -> list[Path]:
+    """The files named, and every ``*.md`` / ``*.markdown`` under the directories named.
+
+    >>> markdown_files([])
+    []
+    """
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in (".md", ".markdown")
+                              and f.is_file()))
+        else:
+            out.append(p)
+    return out
+
+
 def handle(args: argparse.Namespace) -> int:
-    from verify.claims import check_markdown_file
+    from verify.claims import check_markdown_files
     from verify.cli.usage import UsageError
 
-    found = []
-    for path in args.files:
+    files = markdown_files(args.files)
+    for path in files:
         try:
-            found.extend(check_markdown_file(path))
+            path.read_text(encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"{path}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{path}: not UTF-8 text") from None
-    bad = [c for c in found if not c.verdict.ok]
+    found = check_markdown_files([str(p) for p in files])
+    invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
+    failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
         print(json.dumps({"claims": [{
-            "file": c.path, "line": c.line, "status": c.verdict.status,
-            "certificate": c.verdict.certificate,
+            "file": c.path, "line": c.line, "id": c.ident or None, "status": c.verdict.status,
+            "expected": c.verdict.expected, "passed": c.passed,
+            "certificate": c.verdict.certificate, "domain": list(c.verdict.domain),
             "counterexample": {k: str(v) for k, v in c.verdict.counterexample.items()}
-            if c.verdict.counterexample else None,
-            "reason": c.verdict.reason} for c in found], "failed": len(bad)}, indent=2))
+            if c.verdict.counterexample is not None else None,
+            "uses": list(c.verdict.claim.uses) if c.verdict.claim else [],
+            "reason": c.verdict.reason, "problems": list(c.problems)} for c in found],
+            "failed": len(failed) + len(invalid)}, indent=2))
     else:
         for c in found:
-            print(f"{c.path}:{c.line}: {c.verdict.explain()}")
-        print(f"{len(found) - len(bad)} of {len(found)} claims proved")
-    return 1 if bad else 0
+            note = "" if c.passed or c in invalid else f"  [FAILS: {'; '.join(c.problems)}]"
+            print(f"{c.location}: {c.verdict.explain()}{note}")
+        passed = len(found) - len(failed) - len(invalid)
+        print(f"{passed} of {len(found)} claims as expected")
+    for c in invalid:
+        print(f"pla: error: {c.path}:{c.line}: {c.block.error or c.verdict.reason}",
+              file=sys.stderr)
+    if failed:
+        return 1
+    return 2 if invalid else 0

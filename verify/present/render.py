@@ -17,7 +17,8 @@ from typing import Any
 __all__ = ["latex", "render_fact", "render_theorem_markdown", "proof_pages", "render_claim",
            "RELATION_LATEX"]
 
-RELATION_LATEX = {"<=": r"\le", "<": "<", "=": "=", ">=": r"\ge", ">": ">", "==": "="}
+RELATION_LATEX = {"<=": r"\le", "<": "<", "=": "=", ">=": r"\ge", ">": ">", "==": "=",
+                  "!=": r"\ne"}
 
 
 def latex(expr: Any) -> str:
@@ -258,10 +259,16 @@ def proof_pages() -> dict[str, str]:
 def render_claim(body: str, verdict: Any) -> str:
     """A claim block rendered with its verdict, as a Markdown admonition."""
     kind = {"proved": "success", "refuted": "failure", "unproved": "warning",
-            "invalid": "failure"}[verdict.status]
-    lines = [f"!!! {kind} \"Claim {verdict.status}\""]
+            "vacuous": "warning", "invalid": "failure"}[verdict.status]
     claim = verdict.claim
+    name = f" {claim.ident}" if claim is not None and claim.ident else ""
+    expected = "" if claim is None or claim.expect == "proved" else \
+        f" (expected {claim.expect})"
+    lines = [f"!!! {kind} \"Claim{name} {verdict.status}{expected}\""]
     if claim is not None:
+        if claim.uses:
+            lines.append(f"    Uses {', '.join(claim.uses)}.")
+            lines.append("")
         for r in claim.assumptions:
             lines.append(f"    Assume ${_relation_latex(r)}$.")
             lines.append("")
@@ -272,19 +279,30 @@ def render_claim(body: str, verdict: Any) -> str:
         lines += ["    " + line for line in body.splitlines()]
         lines.append("    ```")
         lines.append("")
-    detail = verdict.explain().replace("|", "\\|")
-    lines.append(f"    `{detail}`" if "`" not in detail else f"    {detail}")
+    detail = verdict.explain()
+    title = {"proved": "Certificate (checked by the kernel)", "refuted": "Counterexample"}.get(
+        verdict.status, "Why")
+    lines.append(f"    ??? note \"{title}\"")  # collapsible (pymdownx.details)
+    lines.append("")
+    lines.append(f"        `{detail}`" if "`" not in detail else f"        {detail}")
     return "\n".join(lines) + "\n"
 
 
 def _relation_latex(r: Any) -> str:
-    from verify.claims.checker import _Translation
-
-    tr = _Translation()
     import sympy as sp
 
-    text = f"{sp.latex(tr.expr(r.lhs))} {RELATION_LATEX[r.op]} {sp.latex(tr.expr(r.rhs))}"
-    for k, s in tr.aux.items():
-        text = text.replace(sp.latex(s), r"\sqrt{%s}" % sp.latex(tr.expr(k[1])) if k[0] ==
-                            "sqrt" else r"\left|%s\right|" % sp.latex(tr.expr(k[1])))
-    return text
+    from verify.claims.checker import _Translation
+
+    class _Shown(_Translation):
+        """Translation for display: sqrt/Abs as themselves, nothing evaluated (x/x stays)."""
+
+        def atom(self, e: tuple) -> Any:
+            arg = self.expr(e[1], evaluate=False)
+            return sp.Pow(arg, sp.Rational(1, 2), evaluate=False) if e[0] == "sqrt" else \
+                sp.Abs(arg, evaluate=False)
+
+    tr = _Shown()
+    if r.op == "integer":
+        return rf"{sp.latex(tr.expr(r.lhs))} \in \mathbb{{Z}}"
+    lhs, rhs = tr.expr(r.lhs, evaluate=False), tr.expr(r.rhs, evaluate=False)
+    return f"{sp.latex(lhs)} {RELATION_LATEX[r.op]} {sp.latex(rhs)}"

@@ -22,9 +22,15 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-__all__ = ["FoundCertificate", "find_certificate", "reduce_rewrites"]
+__all__ = ["FoundCertificate", "SearchLimitReached", "find_certificate", "reduce_rewrites",
+           "MAX_COLUMNS", "MAX_SECONDS"]
 
-MAX_COLUMNS = 4000
+MAX_COLUMNS = 4000   # candidate terms of one search; counted *before* any is built
+MAX_SECONDS = 20.0   # wall-clock budget of one search
+
+
+class SearchLimitReached(Exception):
+    """The search would exceed :data:`MAX_COLUMNS` candidate terms or :data:`MAX_SECONDS`."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ def reduce_rewrites(expr: Any, rewrites: dict) -> Any:
     import sympy as sp
 
     e = sp.expand(expr)
+    if not rewrites or not e.has(*rewrites):
+        return e
     for _ in range(32):
         changed = False
         out = []
@@ -74,15 +82,26 @@ def _basis(gens: list, degree: int) -> list:
 
 
 def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
-                     strict: bool = False) -> FoundCertificate | None:
+                     strict: bool = False, seconds: float = MAX_SECONDS,
+                     max_columns: int = MAX_COLUMNS) -> FoundCertificate | None:
     """Search ``target = sum c_i T_i + sum m_j e_j`` (see the module docstring).
 
     ``hyps``: ``(name, expr, is_strict)`` with ``expr >= 0`` (``> 0`` if strict);
     ``equalities``: ``(name, expr)`` with ``expr = 0``; ``rewrites``: ``{target: (k, rhs)}``.
     With ``strict`` a term made only of strict hypotheses (or the constant 1) must get a
-    positive coefficient.  Returns None when nothing is found.
+    positive coefficient.  Returns None when nothing is found; raises
+    :class:`SearchLimitReached` when the candidate set would exceed ``max_columns`` (counted
+    before anything is built) or the search exceeds ``seconds``.
     """
+    import time
+
     import sympy as sp
+
+    deadline = time.monotonic() + seconds
+
+    def tick() -> None:
+        if time.monotonic() > deadline:
+            raise SearchLimitReached(f"the search ran out of its {seconds:g} s budget")
 
     target = reduce_rewrites(target, rewrites)
     gens = sorted(set().union(target.free_symbols, *(sp.S(h[1]).free_symbols for h in hyps),
@@ -93,11 +112,21 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
         gens = [sp.Symbol("_unused")]
     degree = max(1, sp.Poly(target, *gens).total_degree()) if target != 0 else 1
     half = max(1, (degree + 1) // 2)
+    n_hyps, n_basis = len(hyps), len(_basis(gens, half)) if len(gens) <= 60 else 10 ** 6
+    n_small = len(gens) + 1
+    planned = (1 + n_hyps + n_hyps * (n_hyps + 1) // 2 + n_basis * n_basis
+               + n_hyps * n_small * n_small + len(equalities) * n_basis)
+    products = planned <= max_columns
+    if not products:  # too many: only linear combinations of the hypotheses and squares
+        planned = 1 + n_hyps + n_basis * n_basis + len(equalities) * n_basis
+    if planned > max_columns:
+        raise SearchLimitReached(f"{planned} candidate terms (limit {max_columns}): "
+                                 f"{n_hyps} assumptions over {len(gens)} variables")
     columns: list[tuple[Any, tuple, bool, bool]] = []  # (expr, factors, nonneg, strict)
     columns.append((sp.S(1), (), True, True))
     for h in hyps:
         columns.append((h[1], (h[0],), True, h[2]))
-    for a, b in combinations_with_replacement(hyps, 2):
+    for a, b in combinations_with_replacement(hyps if products else (), 2):
         columns.append((a[1] * b[1], (a[0], b[0]), True, a[2] and b[2]))
     basis = _basis(gens, half)
     squares = [m for m in basis if m != 1]
@@ -105,20 +134,24 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
                                                             combinations(basis, 2)]
     for q in squares:
         columns.append((q ** 2, (("square", q),), True, False))
-    small = [m for m in _basis(gens, 1) if m != 1]
-    small_squares = small + [a + b for a, b in combinations(small, 2)] + \
+    small = _basis(gens, 1)
+    small_squares = [m for m in small if m != 1] + [a + b for a, b in combinations(small, 2)] + \
         [a - b for a, b in combinations(small, 2)]
-    for h in hyps:
+    for h in hyps if products else ():
         for q in small_squares:
             columns.append((h[1] * q ** 2, (h[0], ("square", q)), True, False))
-    for name, e in equalities:
-        for m in _basis(gens, 1):
+    for name, e in equalities:  # multipliers up to the degree the target needs (at most 2)
+        e_degree = sp.Poly(e, *gens).total_degree() if e != 0 else 0
+        for m in _basis(gens, min(2, max(1, degree - e_degree))):
             columns.append((m * e, (("eq", name, m),), False, False))
-    columns = columns[:MAX_COLUMNS]
-    polys = [sp.Poly(reduce_rewrites(c[0], rewrites), *gens).as_dict() for c in columns]
+    polys = []
+    for c in columns:
+        tick()
+        polys.append(sp.Poly(reduce_rewrites(c[0], rewrites), *gens).as_dict())
     goal = sp.Poly(target, *gens).as_dict()
     monomials = sorted(set(goal).union(*polys))
     index = {m: i for i, m in enumerate(monomials)}
+    tick()
     solution = _solve_lp(columns, polys, goal, index, strict)
     if solution is None:
         return None
