@@ -6,6 +6,8 @@
 - ``{{ run('walk').updates }}`` macros insert numbers from exact runs
   (:mod:`sitebuild.macros`, :mod:`sitebuild.examples`);
 - ``figures/*.png`` are drawn with matplotlib from exact runs (:mod:`sitebuild.figures`);
+- ``<!-- pla: step-player NAME -->`` / ``<!-- pla: pocket-player NAME -->`` insert the step
+  players, replayed from real traces (:mod:`sitebuild.step_player`);
 - ``<!-- pla: proof NAME -->`` embeds the generated, kernel-checked proof page ``proofs/NAME.md``
   (:mod:`sitebuild.proof_embedding`);
 - maths is rendered to MathML on the server (:mod:`sitebuild.mathml`), last of all
@@ -37,8 +39,10 @@ from sitebuild.examples import ExampleBook, check_page_examples
 from sitebuild.figures import draw_all
 from sitebuild.layout_map import expand_layout_marker
 from sitebuild.macros import expand_macros_in_markdown
-from sitebuild.mathml import render_math_in_html
+from sitebuild.mathml import render_math_in_html, render_math_in_page
+from sitebuild.offline_search import write_inline_search_index
 from sitebuild.proof_embedding import embed_proofs
+from sitebuild.step_player import expand_player_markers
 
 
 class _Build:
@@ -52,6 +56,7 @@ class _Build:
         self.book = ExampleBook(self.workdir / "examples")
         self.started = time.monotonic()
         self._proof_pages: dict[str, str] | None = None
+        self.players: dict[str, str] = {}
 
     def proof_pages(self) -> dict[str, str]:
         """The generated, kernel-checked proof pages (computed once per build, on first use)."""
@@ -111,6 +116,7 @@ def on_page_markdown(markdown, page, config, files):
         markdown = expand_macros_in_markdown(markdown, build.book)
         markdown = embed_proofs(markdown, page.file.src_uri, build.proof_pages)
         markdown = expand_layout_marker(markdown)
+        markdown = expand_player_markers(markdown, build.book, build.workdir, build.players)
     except Exception as error:
         raise PluginError(f"{page.file.src_uri}: {type(error).__name__}: {error}") from error
     _log.debug(f"pla-verify site: {page.file.src_uri} computed in {time.monotonic() - started:.2f} s")
@@ -125,7 +131,20 @@ def on_page_content(html, page, config, files):
         raise PluginError(f"{page.file.src_uri}: {error}") from error
 
 
+def on_post_page(output, page, config):
+    """Maths outside the content (table of contents, navigation, summaries, the title)."""
+    try:
+        return render_math_in_page(output)
+    except Exception as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from error
+
+
+@event_priority(-100)  # after the search plugin has written its index
 def on_post_build(config) -> None:
     build = _current()
+    try:
+        write_inline_search_index(Path(config.site_dir))
+    except OSError as error:
+        raise PluginError(f"search for the site opened from disk: {error}") from error
     elapsed = time.monotonic() - build.started
     _log.info(f"pla-verify site: pages computed in {elapsed:.1f} s; scratch files in {build.workdir}")
