@@ -10,6 +10,10 @@
   players, replayed from real traces (:mod:`sitebuild.step_player`);
 - ``<!-- pla: proof NAME -->`` embeds the generated, kernel-checked proof page ``proofs/NAME.md``
   (:mod:`sitebuild.proof_embedding`);
+- the Chinese quotations get a web font cut to the characters the pages use
+  (``fonts/cjk-quotes.woff``, :mod:`sitebuild.cjk_font`);
+- the docstrings' Sphinx roles (``:func:`x```) become cross-references on the API page
+  (:mod:`sitebuild.docstring_roles`);
 - maths is rendered to MathML on the server (:mod:`sitebuild.mathml`), last of all
   content hooks, so that maths emitted by any other hook is rendered too.
 
@@ -33,7 +37,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
+from sitebuild.cjk_font import cjk_characters, write_subset
 from sitebuild.commands import expand_command_blocks
+from sitebuild.docstring_roles import link_sphinx_roles
 from sitebuild.doctest_blocks import DoctestBlockExtension
 from sitebuild.examples import ExampleBook, check_page_examples
 from sitebuild.figures import draw_all
@@ -57,6 +63,7 @@ class _Build:
         self.started = time.monotonic()
         self._proof_pages: dict[str, str] | None = None
         self.players: dict[str, str] = {}
+        self.cjk: set[str] = set()
 
     def proof_pages(self) -> dict[str, str]:
         """The generated, kernel-checked proof pages (computed once per build, on first use)."""
@@ -126,13 +133,15 @@ def on_page_markdown(markdown, page, config, files):
 @event_priority(-100)
 def on_page_content(html, page, config, files):
     try:
-        return render_math_in_html(html)
+        return render_math_in_html(link_sphinx_roles(html))
     except Exception as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
 
 
 def on_post_page(output, page, config):
-    """Maths outside the content (table of contents, navigation, summaries, the title)."""
+    """Maths outside the content (table of contents, navigation, summaries, the title); notes
+    the page's CJK characters for the quotations' web font."""
+    _current().cjk |= cjk_characters(output)
     try:
         return render_math_in_page(output)
     except Exception as error:
@@ -146,5 +155,12 @@ def on_post_build(config) -> None:
         write_inline_search_index(Path(config.site_dir))
     except OSError as error:
         raise PluginError(f"search for the site opened from disk: {error}") from error
+    try:
+        missing = write_subset(build.cjk, Path(config.site_dir) / "fonts" / "cjk-quotes.woff")
+    except OSError as error:  # MissingCJKFont included: never ship the quotations as boxes
+        raise PluginError(f"the quotations' web font: {error}") from error
+    if missing:
+        raise PluginError(f"the quotations' web font lacks {len(missing)} characters: "
+                          f"{''.join(missing[:20])}")
     elapsed = time.monotonic() - build.started
     _log.info(f"pla-verify site: pages computed in {elapsed:.1f} s; scratch files in {build.workdir}")

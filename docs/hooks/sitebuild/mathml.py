@@ -77,12 +77,23 @@ _COMMAND_REWRITES = (
 )
 
 
+_OPERATOR_NAME = re.compile(r"\\operatorname(\*?)\{([^{}]*)\}")
+_SPACING = re.compile(r"\\[,;:! ]")
+
+
 def _rewrite_commands(latex: str) -> str:
     """Rewrite the few common commands latex2mathml lacks.
 
+    A spacing command inside ``\\operatorname{...}`` (``arg\\,min``) becomes a thin space
+    character: latex2mathml would otherwise print the ``*`` of ``\\operatorname*``.
+
     >>> _rewrite_commands(r"\\arg\\min_{w} f\\ x")
     '\\\\operatorname{arg}\\\\min_{w} f\\\\;x'
+    >>> _rewrite_commands(r"\\operatorname*{arg\\,min}_w") == "\\\\operatorname*{arg\\u2009min}_w"
+    True
     """
+    latex = _OPERATOR_NAME.sub(
+        lambda m: f"\\operatorname{m.group(1)}{{{_SPACING.sub(chr(0x2009), m.group(2))}}}", latex)
     for pattern, replacement in _COMMAND_REWRITES:
         latex = pattern.sub(lambda _: replacement, latex)
     return latex
@@ -130,6 +141,9 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many unrelated types
         raise MathRenderError(latex, f"{type(error).__name__}: {error}") from None
+    # An ASCII "*" as an operator (w^*) is drawn as a raised text asterisk; U+2217 is the
+    # mathematical asterisk that TeX draws.
+    mathml = mathml.replace("<mo>&#x0002A;</mo>", "<mo>&#x02217;</mo>")
     try:
         root = ElementTree.fromstring(mathml)
     except ElementTree.ParseError as error:
