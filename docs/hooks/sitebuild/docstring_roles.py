@@ -1,7 +1,8 @@
 """Cross-references for the Sphinx roles in the docstrings, on the rendered API page.
 
-The docstrings name other objects Sphinx-style (``:func:`load```, ``:class:`~pla.dataset.Step```),
-which mkdocstrings does not understand and would show verbatim (``:func:<code>load</code>``).
+The docstrings name other objects Sphinx-style (`` :func:`load` ``,
+`` :class:`~pla.dataset.Step` ``), which mkdocstrings does not understand and would show
+verbatim (`` :func:<code>load</code> ``).
 :func:`link_sphinx_roles` turns each such role, after rendering, into a cross-reference that
 mkdocs-autorefs resolves to a link to the object's entry on the page (or to plain code when the
 object is not documented): a relative name is looked up in the scopes of the object whose
