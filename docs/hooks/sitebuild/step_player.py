@@ -50,6 +50,7 @@ __all__ = [
     "decimal_text",
     "sqrt_decimal_text",
     "pla_player_data",
+    "pla_states",
     "pocket_player_data",
     "player_html",
     "expand_player_markers",
@@ -172,16 +173,49 @@ def pla_player_data(book: Any, spec: PlayerSpec, workdir: Path) -> dict[str, Any
     sep = book.separator(run.data)
     X = [tuple(Fraction(v) for v in x) for x in dataset.X]
     labels = list(dataset.labels)
-    weights = [tuple(Fraction(v) for v in steps[0]["w_before"])] if steps else \
-        [tuple(Fraction(v) for v in summary["w"])]
+    weights, states = pla_states(steps, summary, X, labels, sep, spec.name)
+    return {
+        "kind": "pla",
+        "name": spec.name,
+        "points": [(x, y) for x, y in zip(X, labels)],
+        "wf": sep.w,
+        "weights": weights,
+        "states": states,
+        "constants": {"rho": exact_text(sep.rho), "R2": exact_text(sep.R2),
+                      "wf_norm2": exact_text(sep.norm2), "wf": _vector_text(sep.w),
+                      "wf_kind": sep.description, "updates": len(steps),
+                      "bound": exact_text(sep.bound), "bound_floor": sep.bound_floor},
+        "caption": spec.caption,
+        "trace": f"pla run {run.data}.dat --order {run.order} --trace {trace.name}",
+    }
+
+
+def pla_states(steps: Sequence[dict[str, Any]], summary: dict[str, Any],
+               X: Sequence[tuple[Fraction, ...]], labels: Sequence[int], sep: Any,
+               name: str) -> tuple[list[tuple[Fraction, ...]], list[dict[str, Any]]]:
+    """The weights w₀..w_T and the states of the player, from the step lines of a trace.
+
+    Each step must be wₜ₊₁ = wₜ + y x of the data (x and y taken from the data, not the
+    trace), and every state must satisfy the proof's inequalities for ``sep`` (a
+    :class:`sitebuild.examples.SeparatorFacts`); otherwise :class:`PlayerError`.
+    """
+    weights = [tuple(Fraction(0) for _ in X[0])]
     for k, step in enumerate(steps):
         before = tuple(Fraction(v) for v in step["w_before"])
         after = tuple(Fraction(v) for v in step["w_after"])
+        if not 0 <= step["index"] < len(X) or step["y"] != labels[step["index"]]:
+            raise PlayerError(f"{name}: step {k} corrects no point of the data")
         x = X[step["index"]]
         if step["t"] != k or before != weights[-1] or \
                 after != tuple(b + step["y"] * xi for b, xi in zip(before, x)):
-            raise PlayerError(f"{trace.name}: step {k} is not w_t + y x of the data")
+            raise PlayerError(f"{name}: step {k} is not w_t + y x of the data from w_0 = 0")
+        if step["y"] * _dot(before, x) > 0 or Fraction(step["score"]) != _dot(before, x):
+            raise PlayerError(f"{name}: step {k} corrects a point that is not a mistake")
         weights.append(after)
+    final = weights[-1]
+    if tuple(Fraction(v) for v in summary["w"]) != final or \
+            any(y * _dot(final, x) <= 0 for x, y in zip(X, labels)):
+        raise PlayerError(f"{name}: the trace does not end at a w without mistakes")
     states = []
     for k, w in enumerate(weights):
         inner = _dot(sep.w, w)
@@ -189,9 +223,9 @@ def pla_player_data(book: Any, spec: PlayerSpec, workdir: Path) -> dict[str, Any
         inner_bound = k * sep.rho
         norm_bound = k * sep.R2
         if inner < inner_bound:
-            raise PlayerError(f"{spec.name}: w_f.w_t >= t rho fails at t = {k}: {inner} < {inner_bound}")
+            raise PlayerError(f"{name}: w_f.w_t >= t rho fails at t = {k}: {inner} < {inner_bound}")
         if norm2 > norm_bound:
-            raise PlayerError(f"{spec.name}: ||w_t||^2 <= t R^2 fails at t = {k}: {norm2} > {norm_bound}")
+            raise PlayerError(f"{name}: ||w_t||^2 <= t R^2 fails at t = {k}: {norm2} > {norm_bound}")
         state: dict[str, Any] = {
             "t": k,
             "w": _vector_text(w),
@@ -202,7 +236,7 @@ def pla_player_data(book: Any, spec: PlayerSpec, workdir: Path) -> dict[str, Any
             cos2 = inner * inner / (sep.norm2 * norm2)
             cos2_bound = k * sep.rho * sep.rho / (sep.R2 * sep.norm2)
             if cos2 < cos2_bound:
-                raise PlayerError(f"{spec.name}: cosine bound fails at t = {k}: {cos2} < {cos2_bound}")
+                raise PlayerError(f"{name}: cosine bound fails at t = {k}: {cos2} < {cos2_bound}")
             state["cos2"] = exact_text(cos2)
             state["cos"] = {"decimal": sqrt_decimal_text(cos2)}
             state["cos2_bound"] = exact_text(cos2_bound)
@@ -221,20 +255,7 @@ def pla_player_data(book: Any, spec: PlayerSpec, workdir: Path) -> dict[str, Any
                                 "score": exact_text(Fraction(step["score"]))}
         states.append(state)
     _scale_bars(states)
-    return {
-        "kind": "pla",
-        "name": spec.name,
-        "points": [(x, y) for x, y in zip(X, labels)],
-        "wf": sep.w,
-        "weights": weights,
-        "states": states,
-        "constants": {"rho": exact_text(sep.rho), "R2": exact_text(sep.R2),
-                      "wf_norm2": exact_text(sep.norm2), "wf": _vector_text(sep.w),
-                      "wf_kind": sep.description, "updates": len(steps),
-                      "bound": exact_text(sep.bound), "bound_floor": sep.bound_floor},
-        "caption": spec.caption,
-        "trace": f"pla run {run.data}.dat --order {run.order} --trace {trace.name}",
-    }
+    return weights, states
 
 
 def pocket_player_data(book: Any, name: str) -> dict[str, Any]:
