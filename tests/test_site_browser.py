@@ -192,6 +192,15 @@ def test_every_page_renders_in_chromium(built_site: Path, site_url: str, browser
     assert math_pages >= 8, f"only {math_pages} pages contain rendered maths"
 
 
+def test_long_console_lines_wrap(built_site: Path, site_url: str, browser) -> None:
+    browser.get(f"{site_url}/runtime-checks.html")
+    blocks = browser.execute_script("""
+      return Array.from(document.querySelectorAll('.language-console pre code')).map(c =>
+        [getComputedStyle(c).whiteSpace, c.scrollWidth - c.clientWidth]);""")
+    assert blocks, "no console block on the page"
+    assert all(space == "pre-wrap" and overflow <= 1 for space, overflow in blocks), blocks
+
+
 def test_convergence_page_screenshot(built_site: Path, site_url: str, browser) -> None:
     browser.get(f"{site_url}/notes/convergence.html")
     height = browser.execute_script("return document.documentElement.scrollHeight")

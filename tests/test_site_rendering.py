@@ -77,3 +77,31 @@ def test_cjk_subset_holds_exactly_the_characters_asked_for(tmp_path: Path) -> No
     assert write_subset(wanted, target) == []
     cmap = TTFont(str(target)).getBestCmap()
     assert {chr(code) for code in cmap} == wanted
+
+
+def test_proof_numbers_are_unique_and_the_nav_shows_them() -> None:
+    import yaml  # noqa: F401  (mkdocs depends on PyYAML)
+
+    from verify.present.render import proof_pages
+
+    root = Path(__file__).resolve().parent.parent
+    nav = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    titles = {}
+    for path, page in proof_pages().items():
+        if path.endswith("index.md"):
+            continue
+        title = page.splitlines()[0].removeprefix("# ")
+        titles[path] = title
+        assert f'- "{title}": {path}' in nav, title
+    numbers = [t.split(" ", 1)[0] for t in titles.values()]
+    assert len(numbers) == len(set(numbers)) == 18
+
+
+def test_proofs_index_states_every_theorem() -> None:
+    from verify.present.render import proof_pages
+
+    pages = proof_pages()
+    rows = [line for line in pages["proofs/index.md"].splitlines() if "](" in line and ".md)" in line]
+    theorem_rows = [r for r in rows if "../" not in r]
+    assert len(theorem_rows) == 18
+    assert all(re.search(r"\| \$[^$]+\$ \|", row) for row in theorem_rows)
