@@ -152,6 +152,8 @@ def test_marker_becomes_one_html_block_with_embedded_json(book, tmp_path) -> Non
     assert block.count('class="pla-frame"') == 8 + 8  # the stage and the static fallback
     with pytest.raises(PlayerError, match="no step player named 'nope'"):
         expand_player_markers("<!-- pla: step-player nope -->", book, tmp_path)
+    quoted = "| `<!-- pla: step-player NAME -->` | a player |\n"
+    assert expand_player_markers(quoted, book, tmp_path) == quoted
 
 
 def test_decimal_text_rounds_half_even() -> None:

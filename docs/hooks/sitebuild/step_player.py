@@ -56,7 +56,9 @@ __all__ = [
     "expand_player_markers",
 ]
 
-MARKER = re.compile(r"<!--\s*pla:\s*(step-player|pocket-player)\s+([A-Za-z0-9_-]+)\s*-->")
+# A marker stands alone on its line (so one quoted in code or a table is left alone).
+MARKER = re.compile(r"^<!--\s*pla:\s*(step-player|pocket-player)\s+([A-Za-z0-9_-]+)\s*-->[ \t]*$",
+                    re.MULTILINE)
 
 
 class PlayerError(ValueError):
