@@ -242,8 +242,8 @@ def _click(browser, player: str, action: str) -> None:
 
 def _shown_number(value) -> str:
     """What the player must show for one JSON field (the rule of step-player.js, restated)."""
-    if isinstance(value, str):
-        return value
+    if isinstance(value, (str, int)):
+        return str(value)
     if "text" in value:
         return value["text"]
     if "exact" in value and "decimal" in value:
@@ -279,6 +279,10 @@ def test_step_player_is_driven_in_chromium(built_site: Path, page: str, player: 
     assert state["step"] == 2 and state["visible"] == [2] and "w_2 = " in state["text"]
     assert state["status"] == f"step 2 / {state['states'] - 1}"
     _assert_shows(state["state"], state["fields"])
+    if "pocket_mistakes" in state["fields"]:  # Pocket: the walk and the pocket side by side
+        assert state["fields"]["w_name"] == "w_2"
+        # the pocket is the best w_s (s <= t) so far: never worse than the current w_t
+        assert int(state["fields"]["pocket_mistakes"]) <= int(state["fields"]["walk_mistakes"])
     if "inner" in state["fields"]:  # PLA: the proof's gauges, exact values and a drawn bar
         assert state["fields"]["inner_bound"] == state["state"]["inner_bound"]["exact"]
         assert all(width > 0 for width in state["bars"])

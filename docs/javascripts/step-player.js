@@ -85,7 +85,7 @@
     function play() {
       if (current >= last) show(0);
       pause();
-      playButton.textContent = "⏸ pause";
+      playButton.textContent = "❚❚ pause";
       player.setAttribute("data-playing", "true");
       timer = window.setInterval(function () {
         if (current >= last) { pause(); return; }

@@ -304,6 +304,7 @@ def pocket_player_data(book: Any, name: str) -> dict[str, Any]:
                               f"mistakes, the Pocket run says {result.pocket_mistakes[t]}")
         state: dict[str, Any] = {
             "t": t, "w": _vector_text(w), "pocket_t": best, "pocket_w": _vector_text(weights[best]),
+            "w_name": f"w_{t}", "pocket_name": f"w_{best}",
             "walk_mistakes": count, "walk_error": _number(Fraction(count, len(X))),
             "pocket_mistakes": pocket_count, "pocket_error": _number(Fraction(pocket_count, len(X))),
             "replaced": best == t and t > 0,
@@ -429,7 +430,8 @@ def _arrow_svg(view: _View, w: Sequence[Fraction], css: str, label: str) -> str:
     ex, ey = cx + a1 * scale, cy - a2 * scale
     return (f'<line class="{css}" x1="{cx:.2f}" y1="{cy:.2f}" x2="{ex:.2f}" y2="{ey:.2f}" '
             f'marker-end="url(#{css}-head)"/>'
-            f'<text class="{css}-label" x="{ex + 4:.2f}" y="{ey - 4:.2f}">{label}</text>')
+            f'<text class="{css}-label" x="{ex + 4:.2f}" y="{ey - 4:.2f}">w<tspan '
+            f'class="pla-sub" dy="3">{label}</tspan></text>')
 
 
 def _points_svg(view: _View, points: Sequence[tuple[Sequence[Fraction], int]]) -> str:
@@ -466,10 +468,10 @@ def _frame_svg(view: _View, data: dict[str, Any], k: int) -> str:
         pocket_w = data["weights"][state["pocket_t"]]
         parts.append(_line_svg(view, pocket_w, "pla-pocket"))
         parts.append(_line_svg(view, w, "pla-wt"))
-        parts.append(_arrow_svg(view, w, "pla-wt", "w"))
+        parts.append(_arrow_svg(view, w, "pla-wt", "t"))
     else:
         parts.append(_line_svg(view, w, "pla-wt"))
-        parts.append(_arrow_svg(view, w, "pla-wt", "w"))
+        parts.append(_arrow_svg(view, w, "pla-wt", "t"))
     if "mistake" in state:
         x, _ = data["points"][state["mistake"]["n"] - 1]
         parts.append(f'<circle class="pla-mistake" cx="{view.px(float(x[1])):.2f}" '
@@ -491,7 +493,7 @@ def _static_svg(view: _View, data: dict[str, Any]) -> str:
     parts = []
     if data["kind"] == "pla":
         parts.append(_line_svg(view, data["wf"], "pla-wf"))
-        parts.append(_arrow_svg(view, data["wf"], "pla-wf", "w_f"))
+        parts.append(_arrow_svg(view, data["wf"], "pla-wf", "f"))
     return "".join(parts)
 
 
@@ -538,6 +540,14 @@ def _gauge(name: str, value: str, bound: str, label: str, relation: str) -> str:
 def _gauges_html(data: dict[str, Any]) -> str:
     if data["kind"] == "pocket":
         return ('<div class="pla-gauges">'
+                + '<table class="pla-side-by-side"><thead><tr><th></th><th>w<sub>t</sub> (the walk)</th>'
+                  '<th>the pocket</th></tr></thead><tbody>'
+                  '<tr><th>vector</th><td data-field="w_name"></td><td data-field="pocket_name"></td></tr>'
+                  '<tr><th>weights</th><td data-field="w"></td><td data-field="pocket_w"></td></tr>'
+                  '<tr><th>training mistakes</th><td data-field="walk_mistakes"></td>'
+                  '<td data-field="pocket_mistakes"></td></tr>'
+                  '<tr><th>training error</th><td data-field="walk_error"></td>'
+                  '<td data-field="pocket_error"></td></tr></tbody></table>'
                 + _gauge("errors", "walk_error", "pocket_error",
                          "training error of w<sub>t</sub> (bar) and of the pocket (mark)", "vs")
                 + '<p class="pla-note">The pocket is replaced only by a w<sub>t</sub> with strictly '
@@ -563,11 +573,11 @@ def _gauges_html(data: dict[str, Any]) -> str:
 
 def _controls_html(last: int) -> str:
     return ('<div class="pla-controls">'
-            '<button type="button" data-action="first" title="first step">⏮</button>'
-            '<button type="button" data-action="back" title="step back">◀</button>'
+            '<button type="button" data-action="first" title="first state">|◀ first</button>'
+            '<button type="button" data-action="back" title="one step back">◀ back</button>'
             '<button type="button" data-action="play" title="play / pause">▶ play</button>'
-            '<button type="button" data-action="forward" title="step forward">▶</button>'
-            '<button type="button" data-action="last" title="last step">⏭</button>'
+            '<button type="button" data-action="forward" title="one step forward">forward ▶</button>'
+            '<button type="button" data-action="last" title="last state">last ▶|</button>'
             f'<input type="range" class="pla-scrub" min="0" max="{last}" value="0" '
             'aria-label="step">'
             '<label class="pla-speed">speed <select data-action="speed">'
