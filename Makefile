@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup docs serve bench clean fuzz chromium
+.PHONY: run test setup docs serve bench clean fuzz chromium fonts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,14 +30,14 @@ run: $(STAMP)
 
 # The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.
-test: $(STAMP) chromium
+test: $(STAMP) chromium fonts
 	$(BIN)/python -m pytest
 
 # The documentation site (strict: any warning fails). Scratch files go to build/docs/.
-docs: $(STAMP)
+docs: $(STAMP) fonts
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-serve: $(STAMP)
+serve: $(STAMP) fonts
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
 # Debian's chromium + chromium-driver for the browser check; installed only when missing.
@@ -50,6 +50,18 @@ chromium:
 	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null ) \
 	    || echo "WARNING: could not install chromium; the browser test will FAIL"; \
 	else echo "WARNING: no apt-get to install chromium; the browser test will FAIL"; fi
+
+# The free CJK font (Debian fonts-wqy-microhei) from which the docs build cuts the web font of
+# the audit's Chinese quotations (docs/hooks/sitebuild/cjk_font.py); installed only when missing.
+# Without it the strict docs build fails and says so.
+fonts:
+	@if [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing fonts-wqy-microhei for the site's Chinese quotations"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null ) \
+	    || echo "WARNING: could not install fonts-wqy-microhei; the docs build will FAIL"; \
+	else echo "WARNING: no apt-get to install fonts-wqy-microhei; the docs build will FAIL"; fi
 
 # A longer fuzzing run of every parser (hypothesis profile "fuzz"); not part of make test.
 fuzz: $(STAMP)

@@ -116,5 +116,7 @@ def test_pages_render_every_formula_to_mathml_and_the_nav_lists_them():
 def test_page_shows_steps_certificates_and_trusted_base():
     page = proof_pages()["proofs/norm-step.md"]
     assert "Checked by the kernel: 4 steps" in page
-    assert "b - a = 2 * [mistake]" in page
-    assert "## Trusted base" in page and "`bilinearity`" in page
+    # the certificate is maths: 2 times the nonnegative side of the hypothesis [mistake]
+    assert r"certificate $b - a = 2 \left[\,\left({w}_{t} \cdot {x}_{t}\right) {y}_{t} \le 0\,\right]$" in page
+    assert "## Trusted base" in page and "- bilinearity: the inner product is linear" in page
+    assert "`" not in page.split("## Hypotheses")[1].split("## Trusted base")[0]  # no code font

@@ -28,12 +28,14 @@ SCREENSHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
-# Raw TeX that must never be visible: delimiters and any LaTeX command (outside code).
+# Raw TeX that must never be visible: delimiters and any LaTeX command (outside code), in the
+# whole page -- content, navigation, table of contents, <summary> titles -- and in the title.
 _RAW_TEX_SCRIPT = r"""
 const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "MATH", "NOSCRIPT", "TEXTAREA"]);
-const root = document.querySelector("article") || document.body;
+const root = document.body;
 const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
 const found = [];
+const texts = [document.title];
 while (walker.nextNode()) {
   const node = walker.currentNode;
   let el = node.parentElement, inside = false;
@@ -41,16 +43,24 @@ while (walker.nextNode()) {
     if (skip.has(el.tagName.toUpperCase())) { inside = true; break; }
     el = el.parentElement;
   }
-  if (inside) continue;
-  const text = node.textContent;
-  const m = text.match(/\$\$|\\\(|\\\)|\\\[|\\\]|\\[a-zA-Z]{2,}/);
+  if (!inside) texts.push(node.textContent);
+}
+for (const text of texts) {
+  const m = text.match(/\$\$|\\\(|\\\)|\\\[|\\\]|\\[a-zA-Z]{2,}|:(?:py:)?(?:func|class|mod|meth|attr|data|exc|obj|const):/);
   if (m) found.push(text.trim().slice(0, 120));
 }
 return found;
 """
 
+# A text-style asterisk as a MathML operator (w^* drawn as a raised "*").
+_ASTERISK_SCRIPT = """
+return Array.from(document.querySelectorAll("mo")).filter(mo => mo.textContent.trim() === "*")
+  .map(mo => (mo.closest("math") || mo).textContent.slice(0, 60));
+"""
+
+# Maths that is displayed (not inside a collapsed navigation section) must have a size.
 _MATH_SIZES_SCRIPT = """
-return Array.from(document.querySelectorAll("math")).map(m => {
+return Array.from(document.querySelectorAll("math")).filter(m => m.checkVisibility()).map(m => {
   const r = m.getBoundingClientRect(); return [r.width, r.height, m.textContent.slice(0, 60)];
 });
 """
@@ -74,9 +84,9 @@ def built_site() -> Path:
 
 
 def test_strict_build_produces_every_nav_page(built_site: Path) -> None:
-    for page in ("index.html", "tutorial/index.html", "notes/convergence/index.html",
-                 "notes/pla/index.html", "reference/cli/index.html", "reference/api/index.html",
-                 "design/index.html"):
+    for page in ("index.html", "tutorial.html", "notes/convergence.html", "notes/pla.html",
+                 "reference/cli.html", "reference/api.html", "design.html",
+                 "search/search_index.js", "fonts/cjk-quotes.woff"):
         assert (built_site / page).is_file(), page
     for figure in ("pla-walk.png", "growth-bounds.png", "cosine-bound.png", "update-counts.png",
                    "pocket-errors.png"):
@@ -161,7 +171,10 @@ def test_every_page_renders_in_chromium(built_site: Path, site_url: str, browser
         browser.execute_script("return document.readyState")
         raw = browser.execute_script(_RAW_TEX_SCRIPT)
         if raw:
-            problems.append(f"{relative}: raw TeX visible: {raw[:3]}")
+            problems.append(f"{relative}: raw TeX or role visible: {raw[:3]}")
+        asterisks = browser.execute_script(_ASTERISK_SCRIPT)
+        if asterisks:
+            problems.append(f"{relative}: <mo>*</mo> in maths: {asterisks[:3]}")
         sizes = browser.execute_script(_MATH_SIZES_SCRIPT)
         if sizes:
             math_pages += 1
@@ -179,8 +192,17 @@ def test_every_page_renders_in_chromium(built_site: Path, site_url: str, browser
     assert math_pages >= 8, f"only {math_pages} pages contain rendered maths"
 
 
+def test_long_console_lines_wrap(built_site: Path, site_url: str, browser) -> None:
+    browser.get(f"{site_url}/runtime-checks.html")
+    blocks = browser.execute_script("""
+      return Array.from(document.querySelectorAll('.language-console pre code')).map(c =>
+        [getComputedStyle(c).whiteSpace, c.scrollWidth - c.clientWidth]);""")
+    assert blocks, "no console block on the page"
+    assert all(space == "pre-wrap" and overflow <= 1 for space, overflow in blocks), blocks
+
+
 def test_convergence_page_screenshot(built_site: Path, site_url: str, browser) -> None:
-    browser.get(f"{site_url}/notes/convergence/")
+    browser.get(f"{site_url}/notes/convergence.html")
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(1280, min(int(height) + 100, 12000))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -192,3 +214,193 @@ def test_convergence_page_screenshot(built_site: Path, site_url: str, browser) -
     images = browser.execute_script(_IMAGES_SCRIPT)
     assert len(images) >= 3 and all(w > 0 for _, _, w in images)
     browser.set_window_size(1280, 1000)
+
+
+# -- the step players (docs/hooks/sitebuild/step_player.py, docs/javascripts/step-player.js) --
+
+_PLAYER_STATE_SCRIPT = """
+const player = document.querySelector(arguments[0]);
+const data = JSON.parse(player.querySelector("script.pla-player-data").textContent);
+const visible = Array.from(player.querySelectorAll(".pla-stage .pla-frame"))
+  .filter(g => !g.hasAttribute("hidden")).map(g => Number(g.dataset.frame));
+const fields = {};
+player.querySelectorAll(".pla-live [data-field]").forEach(el => { fields[el.dataset.field] = el.textContent; });
+const bars = Array.from(player.querySelectorAll(".pla-bar-value")).map(b => b.getBoundingClientRect().width);
+return {ready: player.dataset.ready, step: Number(player.dataset.step), playing: player.dataset.playing,
+        visible: visible, states: data.states.length, state: data.states[Number(player.dataset.step)],
+        fields: fields, text: player.querySelector(".pla-state").textContent,
+        status: player.querySelector(".pla-status").textContent, bars: bars,
+        liveHidden: player.querySelector(".pla-live").hidden};
+"""
+
+
+def _click(browser, player: str, action: str) -> None:
+    browser.execute_script(
+        "document.querySelector(arguments[0] + ' [data-action=\"' + arguments[1] + '\"]').click()",
+        player, action)
+
+
+def _shown_number(value) -> str:
+    """What the player must show for one JSON field (the rule of step-player.js, restated)."""
+    if isinstance(value, (str, int)):
+        return str(value)
+    if "text" in value:
+        return value["text"]
+    if "exact" in value and "decimal" in value:
+        return f"{value['exact']} ≈ {value['decimal']}" if "/" in value["exact"] else value["exact"]
+    if "exact" in value:
+        return value["exact"]
+    return f"≈ {value['decimal']}"
+
+
+def _assert_shows(state: dict, fields: dict) -> None:
+    for name, shown in fields.items():
+        assert shown == _shown_number(state[name]), (name, shown, state[name])
+
+
+@pytest.mark.parametrize("page, player, first_line", [
+    ("notes/pla.html", "#player-textbook-first", "w_0 = (0, 0, 0)"),
+    ("notes/convergence.html", "#player-walk", "w_0 = (0, 0, 0)"),
+    ("notes/pocket.html", "#player-pocket-noisy", "w_0 = (0, 0, 0)"),
+])
+def test_step_player_is_driven_in_chromium(built_site: Path, page: str, player: str,
+                                           first_line: str, browser) -> None:
+    # Opened from disk: the data are embedded in the page, nothing is fetched.
+    browser.get((built_site / page).as_uri())
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["ready"] == "true" and not state["liveHidden"]
+    assert state["step"] == 0 and state["visible"] == [0] and first_line in state["text"]
+    assert state["states"] >= 3
+    _assert_shows(state["state"], state["fields"])
+
+    _click(browser, player, "forward")
+    _click(browser, player, "forward")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["step"] == 2 and state["visible"] == [2] and "w_2 = " in state["text"]
+    assert state["status"] == f"step 2 / {state['states'] - 1}"
+    _assert_shows(state["state"], state["fields"])
+    if "pocket_mistakes" in state["fields"]:  # Pocket: the walk and the pocket side by side
+        assert state["fields"]["w_name"] == "w_2"
+        # the pocket is the best w_s (s <= t) so far: never worse than the current w_t
+        assert int(state["fields"]["pocket_mistakes"]) <= int(state["fields"]["walk_mistakes"])
+    if "inner" in state["fields"]:  # PLA: the proof's gauges, exact values and a drawn bar
+        assert state["fields"]["inner_bound"] == state["state"]["inner_bound"]["exact"]
+        assert all(width > 0 for width in state["bars"])
+
+    _click(browser, player, "back")
+    assert browser.execute_script(_PLAYER_STATE_SCRIPT, player)["step"] == 1
+
+    _click(browser, player, "last")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["step"] == state["states"] - 1 and state["visible"] == [state["step"]]
+    _assert_shows(state["state"], state["fields"])
+    if "inner" in state["fields"]:
+        assert "No mistake left" in state["text"]
+
+    _click(browser, player, "first")
+    browser.execute_script(
+        "const s = document.querySelector(arguments[0] + ' [data-action=speed]');"
+        "s.value = '120'; s.dispatchEvent(new Event('change'));", player)
+    _click(browser, player, "play")
+    assert browser.execute_script(_PLAYER_STATE_SCRIPT, player)["playing"] == "true"
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 60).until(
+        lambda b: b.execute_script(_PLAYER_STATE_SCRIPT, player)["playing"] == "false")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["step"] == state["states"] - 1  # played to the end and stopped there
+
+    _click(browser, player, "play")  # from the end, play starts again at the first state
+    _click(browser, player, "play")  # ... and pauses
+    paused = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert paused["playing"] == "false" and paused["step"] <= 1
+    for entry in browser.get_log("browser"):
+        assert entry.get("level") != "SEVERE", entry
+
+
+def test_step_players_have_a_static_fallback(built_site: Path) -> None:
+    import re
+
+    for page in ("notes/pla.html", "notes/convergence.html", "notes/pocket.html"):
+        text = (built_site / page).read_text(encoding="utf-8")
+        fallback = re.search(r"<noscript><div class=\"pla-stills\">(.*?)</noscript>", text, re.S)
+        assert fallback, page
+        stills = re.findall(r'<figure class="pla-still"><svg .*?</svg><figcaption>t = \d+: ',
+                            fallback.group(1), re.S)
+        assert len(stills) >= 3, page
+
+
+# -- the site opened from disk -----------------------------------------------------------------
+
+def test_search_works_from_disk(built_site: Path, browser) -> None:
+    """The README says: open site/index.html. Search must work over file:// too."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get((built_site / "index.html").as_uri())
+    field = browser.find_element("css selector", "input.md-search__input")
+    field.click()
+    field.send_keys("pocket")
+    WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+        "return document.querySelectorAll('.md-search-result__item').length") > 0)
+    first = browser.execute_script(
+        "return document.querySelector('.md-search-result__item a').getAttribute('href')")
+    assert ".html" in first
+    # A link from disk opens a page, not a directory listing.
+    browser.get((built_site / "index.html").as_uri())
+    href = browser.execute_script(
+        "return document.querySelector('a.md-tabs__link[href*=tutorial]').href")
+    assert href.startswith("file://") and href.endswith("tutorial.html")
+
+
+# -- the Chinese quotations ------------------------------------------------------------------------
+
+_CJK_GLYPHS_SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+const article = document.querySelector("article");
+const chars = Array.from(new Set(Array.from(article.innerText)
+  .filter(c => /[\u2e80-\u2fdf\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/.test(c))));
+document.fonts.load('32px "pla-cjk"', chars.join("")).then(() => {
+  const faces = Array.from(document.fonts).filter(f => f.family.replace(/"/g, "") === "pla-cjk");
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 40;
+  const ctx = canvas.getContext("2d");
+  function bitmap(ch, family) {
+    ctx.clearRect(0, 0, 40, 40);
+    ctx.font = '32px ' + family;
+    ctx.fillText(ch, 2, 32);
+    return Array.from(ctx.getImageData(0, 0, 40, 40).data).join(",");
+  }
+  const tofu = bitmap("\u{10FFFD}", '"pla-cjk"');
+  const blank = bitmap(" ", '"pla-cjk"');
+  const boxes = chars.filter(c => { const b = bitmap(c, '"pla-cjk"'); return b === tofu || b === blank; });
+  done({count: chars.length, faces: faces.map(f => f.status), check: document.fonts.check('32px "pla-cjk"', chars.join("")),
+        boxes: boxes, bodyFont: getComputedStyle(article).fontFamily});
+});
+"""
+
+
+def test_chinese_quotations_render_as_glyphs(built_site: Path, browser) -> None:
+    browser.set_script_timeout(30)
+    browser.get((built_site / "audit.html").as_uri())
+    result = browser.execute_async_script(_CJK_GLYPHS_SCRIPT)
+    assert result["count"] >= 50, result["count"]
+    assert "pla-cjk" in result["bodyFont"]
+    assert result["faces"] == ["loaded"], result["faces"]
+    assert result["check"] is True
+    assert result["boxes"] == [], f"drawn as boxes: {''.join(result['boxes'][:20])}"
+
+
+def test_the_shipped_cjk_font_covers_every_character_of_the_site(built_site: Path) -> None:
+    """The web font itself (not a system font) has a glyph for every CJK character shown."""
+    from fontTools.ttLib import TTFont
+
+    from sitebuild.cjk_font import cjk_characters
+
+    shown: set[str] = set()
+    for page in built_site.rglob("*.html"):
+        shown |= cjk_characters(page.read_text(encoding="utf-8"))
+    font = TTFont(str(built_site / "fonts" / "cjk-quotes.woff"))
+    cmap = font.getBestCmap()
+    assert len(shown) >= 50
+    assert sorted(c for c in shown if ord(c) not in cmap) == []
+    assert (built_site / "fonts" / "cjk-quotes.woff").stat().st_size < 400_000

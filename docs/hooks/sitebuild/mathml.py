@@ -21,7 +21,7 @@ import html
 import re
 import xml.etree.ElementTree as ElementTree
 
-__all__ = ["MathRenderError", "latex_to_mathml", "render_math_in_html"]
+__all__ = ["MathRenderError", "latex_to_mathml", "render_math_in_html", "render_math_in_page"]
 
 
 class MathRenderError(ValueError):
@@ -77,12 +77,23 @@ _COMMAND_REWRITES = (
 )
 
 
+_OPERATOR_NAME = re.compile(r"\\operatorname(\*?)\{([^{}]*)\}")
+_SPACING = re.compile(r"\\[,;:! ]")
+
+
 def _rewrite_commands(latex: str) -> str:
     """Rewrite the few common commands latex2mathml lacks.
 
+    A spacing command inside ``\\operatorname{...}`` (``arg\\,min``) becomes a thin space
+    character: latex2mathml would otherwise print the ``*`` of ``\\operatorname*``.
+
     >>> _rewrite_commands(r"\\arg\\min_{w} f\\ x")
     '\\\\operatorname{arg}\\\\min_{w} f\\\\;x'
+    >>> _rewrite_commands(r"\\operatorname*{arg\\,min}_w") == "\\\\operatorname*{arg\\u2009min}_w"
+    True
     """
+    latex = _OPERATOR_NAME.sub(
+        lambda m: f"\\operatorname{m.group(1)}{{{_SPACING.sub(chr(0x2009), m.group(2))}}}", latex)
     for pattern, replacement in _COMMAND_REWRITES:
         latex = pattern.sub(lambda _: replacement, latex)
     return latex
@@ -130,6 +141,9 @@ def latex_to_mathml(latex: str, display: bool = False) -> str:
         mathml = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many unrelated types
         raise MathRenderError(latex, f"{type(error).__name__}: {error}") from None
+    # An ASCII "*" as an operator (w^*) is drawn as a raised text asterisk; U+2217 is the
+    # mathematical asterisk that TeX draws.
+    mathml = mathml.replace("<mo>&#x0002A;</mo>", "<mo>&#x02217;</mo>")
     try:
         root = ElementTree.fromstring(mathml)
     except ElementTree.ParseError as error:
@@ -173,3 +187,69 @@ def render_math_in_html(page_html: str) -> str:
         return f'<span class="arithmatex">{mathml}</span>'
 
     return _ARITHMATEX.sub(replace, page_html)
+
+
+_TAG_OR_TEXT = re.compile(r"(<!--.*?-->|<[^>]+>)", re.DOTALL)
+_SKIPPED_ELEMENTS = ("pre", "code", "script", "style", "textarea", "math", "kbd", "samp")
+_INLINE_TEX = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+
+
+def _plain_text_of(latex: str) -> str:
+    """What a formula reads as in plain text (for ``<title>``): the text of its MathML.
+
+    >>> _plain_text_of(r"\\operatorname{sign}(0)")
+    'sign(0)'
+    """
+    root = ElementTree.fromstring(latex_to_mathml(latex))
+    return "".join(root.itertext())
+
+
+def render_math_in_page(page_html: str) -> str:
+    """Render the TeX that the Markdown stage leaves outside the content: in the table of
+    contents and navigation (heading titles are copied there as text, ``\\(...\\)``
+    included), in ``<summary>`` titles and anywhere else in the page's text.
+
+    Text inside ``pre``/``code``/``script``/``style``/``math`` is left alone; in ``<title>``
+    a formula becomes its plain text (a title cannot hold markup).
+
+    >>> page = '<title>What is \\\\(x^2\\\\)?</title><a>What is \\\\(x^2\\\\)?</a><code>\\\\(y\\\\)</code>'
+    >>> out = render_math_in_page(page)
+    >>> out.split("<a>")[0]
+    '<title>What is x2?</title>'
+    >>> "<math" in out.split("<a>")[1] and out.endswith("<code>\\\\(y\\\\)</code>")
+    True
+    """
+    pieces = _TAG_OR_TEXT.split(page_html)
+    skipping: list[str] = []
+    in_title = False
+    for i, piece in enumerate(pieces):
+        if piece.startswith("<"):
+            if piece.startswith("<!--"):
+                continue
+            name = re.match(r"</?\s*([a-zA-Z0-9]+)", piece)
+            if not name:
+                continue
+            tag = name.group(1).lower()
+            closing = piece.startswith("</")
+            if tag == "title":
+                in_title = not closing
+            elif tag in _SKIPPED_ELEMENTS and not piece.endswith("/>"):
+                if closing:
+                    if tag in skipping:
+                        del skipping[len(skipping) - 1 - skipping[::-1].index(tag)]
+                else:
+                    skipping.append(tag)
+            continue
+        if skipping or ("\\(" not in piece and "\\[" not in piece):
+            continue
+
+        def replace(match: re.Match[str]) -> str:
+            display = match.group(2) is not None
+            latex = html.unescape(match.group(2) if display else match.group(1))
+            if in_title:
+                return html.escape(_plain_text_of(latex))
+            mathml = latex_to_mathml(latex, display=display)
+            return f'<span class="arithmatex">{mathml}</span>'
+
+        pieces[i] = _INLINE_TEX.sub(replace, piece)
+    return "".join(pieces)
