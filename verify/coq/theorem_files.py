@@ -345,8 +345,9 @@ class _Context:
         found = set()
         for e in list(self.exprs) + list(extra):
             e = sp.S(e)
+            labels = {i.base.label for i in e.atoms(sp.Indexed)}
             for a in e.atoms(sp.Symbol, sp.Indexed):
-                if self.pr.is_vector_atom(a):
+                if a not in labels and self.pr.is_vector_atom(a):
                     found.add(a)
         return [self.pr.atom(a) for a in sorted(found, key=sp.default_sort_key)]
 
