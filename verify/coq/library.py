@@ -58,13 +58,14 @@ def _imports(text: str) -> list[str]:
 
 
 def makefile_text(files: Iterable[str]) -> str:
-    """A Makefile compiling ``files`` (``.v`` names) with ``-R . PLA``, dependencies read from
-    their ``From PLA Require`` lines.
+    """A Makefile compiling ``files`` (``.v`` names of the library) with ``-R . PLA``,
+    dependencies read from their ``From PLA Require`` lines.
 
     >>> "Perceptron.vo: Perceptron.v Vectors.vo" in makefile_text(["Vectors.v", "Perceptron.v"])
     True
     """
-    return _makefile({name: "" for name in files})
+    return _makefile({name: library_source(name) if name in LIBRARY_FILES else ""
+                      for name in files})
 
 
 def _makefile(sources: dict[str, str]) -> str:
