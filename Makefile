@@ -34,7 +34,7 @@ test: $(STAMP) chromium coq
 	$(BIN)/python -m pytest
 
 # The documentation site (strict: any warning fails). Scratch files go to build/docs/.
-docs: $(STAMP)
+docs: $(STAMP) coq
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 serve: $(STAMP)

@@ -245,3 +245,12 @@ def test_coq_agrees_with_the_kernel_on_random_data(coq_dir, points, scale):
     assert checked.returncode == 0, checked.stderr + file.read_text()
     if certificate.separable:
         assert f"Definition N : Z := {certificate.bound_updates}." in file.read_text()
+
+
+def test_the_committed_coq_timings_render():
+    from verify.docsite.coq_benchmark import MARKER, expand_coq_benchmark_marker
+
+    results = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "coq.json"
+    page = expand_coq_benchmark_marker("# T\n\n<!-- coq-benchmark -->\n", results)
+    assert not MARKER.search(page)
+    assert "| 400 × 4 | certificate, max-margin w_f |" in page and "(accepted)" in page
