@@ -127,7 +127,7 @@ def handle(args: argparse.Namespace) -> int:
         if failed:
             print("pla: --coq: nothing written because a theorem failed")
         else:
-            _write_coq(args.coq, results)
+            _write_coq(args.coq, results, echo=not args.json)
     return 1 if failed or disagreements else 0
 
 
@@ -149,8 +149,11 @@ def _write_pages(out: Path) -> None:
         raise UsageError(f"cannot write {out}: {exc.strerror}") from None
 
 
-def _write_coq(directory: str, results: list) -> None:
-    """Write the Coq files (:mod:`verify.coq.theorem_files`) and say how to check them."""
+def _write_coq(directory: str, results: list, echo: bool = True) -> None:
+    """Write the Coq files (:mod:`verify.coq.theorem_files`) and say how to check them (on
+    stdout, or on stderr when stdout holds JSON)."""
+    import sys
+
     from verify.cli import UsageError
     from verify.coq.theorem_files import export_theorems
 
@@ -159,7 +162,7 @@ def _write_coq(directory: str, results: list) -> None:
     except OSError as exc:
         raise UsageError(f"--coq: cannot write {directory}: {exc.strerror}") from None
     print(f"coq: wrote {len(files)} theorem files, the library and a Makefile to {directory}; "
-          f"check them with: make -C {directory}")
+          f"check them with: make -C {directory}", file=sys.stdout if echo else sys.stderr)
 
 
 def _smt_cell(counts: dict) -> str:

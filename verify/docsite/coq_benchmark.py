@@ -47,8 +47,8 @@ def coq_benchmark_markdown(report: dict[str, Any]) -> str:
                          f"{_check_cell(entry['coqc'])} |")
     machine = report["machine"]
     lines += ["", f"Measured on {report['date']} with {machine['coqc']} on a machine with "
-              f"{machine['cpus']} CPUs (CPU seconds of each process; checks stopped after "
-              f"{report['limit_s']:g} s). Compiling the library once: "
+              f"{machine['cpus']} CPUs (CPU seconds of each process; a check is stopped after "
+              f"{report['limit_s']:g} s of wall-clock time). Compiling the library once: "
               f"{_cell(report['library'])}. Reproduce with `.venv/bin/python "
               f"benchmarks/coq_check.py`."]
     return "\n".join(lines)
