@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup docs serve bench clean fuzz chromium fonts
+.PHONY: run test setup docs serve bench clean fuzz chromium fonts coq
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,11 +30,11 @@ run: $(STAMP)
 
 # The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.
-test: $(STAMP) chromium fonts
+test: $(STAMP) chromium fonts coq
 	$(BIN)/python -m pytest
 
 # The documentation site (strict: any warning fails). Scratch files go to build/docs/.
-docs: $(STAMP) fonts
+docs: $(STAMP) fonts coq
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 serve: $(STAMP) fonts
@@ -62,6 +62,17 @@ fonts:
 	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null ) \
 	    || echo "WARNING: could not install fonts-wqy-microhei; the docs build will FAIL"; \
 	else echo "WARNING: no apt-get to install fonts-wqy-microhei; the docs build will FAIL"; fi
+
+# Debian's coq (coqc 8.16) for the second checker (tests/test_coq.py); installed only when
+# coqc is missing.  If it cannot be installed, the Coq tests fail and say why (never skip).
+coq:
+	@if command -v coqc >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing coq for the second checker"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq coq >/dev/null ) \
+	    || echo "WARNING: could not install coq; the Coq tests will FAIL"; \
+	else echo "WARNING: no apt-get to install coq; the Coq tests will FAIL"; fi
 
 # A longer fuzzing run of every parser (hypothesis profile "fuzz"); not part of make test.
 fuzz: $(STAMP)

@@ -107,7 +107,7 @@ def test_pla_has_no_import_cycle():
 
 def test_every_room_states_its_role_in_its_docstring():
     for package in ("verify/kernel", "verify/search", "verify/checks", "verify/claims",
-                    "verify/present", "verify/cli", "verify/proofs"):
+                    "verify/present", "verify/cli", "verify/proofs", "verify/coq"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text()))
         assert doc is not None and "Role:" in doc, package
 

@@ -40,6 +40,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="the separator to certify: maxmargin (default) or lp (a "
                              "linear-programming separator, scaled to minimum margin 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--coq", metavar="FILE.v",
+                        help="also write the data and the certificate as a Coq file whose "
+                             "theorems coqc checks by computation (see --coq-lib)")
+    parser.add_argument("--coq-lib", metavar="DIR",
+                        help="with --coq: also write the Coq library and its Makefile into DIR "
+                             "(as `pla proof --coq DIR` does)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -161,6 +167,34 @@ def handle(args: argparse.Namespace) -> int:
                     "NOT separable (Gordan certificate checked; `pla certify` without --weights "
                     "shows it)")
             print(f"data      {data}")
+    if args.coq or args.coq_lib:
+        _write_coq(args, dataset, certificate, echo=not args.json)
     if verdict is not None and not verdict.separates:
         return 1
     return 0
+
+
+def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: bool) -> None:
+    """``--coq FILE.v`` (and ``--coq-lib DIR``): write the Coq certificate and the library."""
+    import sys
+
+    from verify.cli.usage import UsageError
+    from verify.coq.certificate_files import certificate_file
+    from verify.coq.library import check_command, write_library, write_text_atomically
+
+    if not args.coq:
+        raise UsageError("--coq-lib needs --coq FILE.v")
+    if not args.coq.endswith(".v"):
+        raise UsageError(f"--coq: {args.coq} must end in .v (Coq reads only .v files)")
+    try:
+        if args.coq_lib:
+            write_library(args.coq_lib)
+        write_text_atomically(args.coq, certificate_file(dataset, certificate))
+    except OSError as exc:
+        raise UsageError(f"--coq: cannot write {exc.filename}: {exc.strerror}") from None
+    directory = args.coq_lib or "DIR"
+    steps = f"make -C {directory} && {check_command(directory, args.coq)}"
+    if not args.coq_lib:
+        steps = f"pla proof --coq DIR && {steps}"
+    print(f"coq       wrote {args.coq}; check it with: {steps}",
+          file=sys.stdout if echo else sys.stderr)

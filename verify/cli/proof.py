@@ -34,6 +34,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                              "that runs out is reported as unknown")
     parser.add_argument("--out", metavar="DIR",
                         help="write one Markdown page per theorem (and index.md) into DIR")
+    parser.add_argument("--coq", metavar="DIR",
+                        help="write every theorem as a Coq file, the Coq library and a Makefile "
+                             "into DIR (then `make -C DIR` checks them all with coqc)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -120,6 +123,11 @@ def handle(args: argparse.Namespace) -> int:
             print("pla: --out: nothing written because a theorem failed")
         else:
             _write_pages(Path(args.out))
+    if getattr(args, "coq", None):
+        if failed:
+            print("pla: --coq: nothing written because a theorem failed")
+        else:
+            _write_coq(args.coq, results, echo=not args.json)
     return 1 if failed or disagreements else 0
 
 
@@ -139,6 +147,22 @@ def _write_pages(out: Path) -> None:
             os.replace(tmp, target)
     except OSError as exc:
         raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+
+
+def _write_coq(directory: str, results: list, echo: bool = True) -> None:
+    """Write the Coq files (:mod:`verify.coq.theorem_files`) and say how to check them (on
+    stdout, or on stderr when stdout holds JSON)."""
+    import sys
+
+    from verify.cli.usage import UsageError
+    from verify.coq.theorem_files import export_theorems
+
+    try:
+        files = export_theorems(directory, results)
+    except OSError as exc:
+        raise UsageError(f"--coq: cannot write {directory}: {exc.strerror}") from None
+    print(f"coq: wrote {len(files)} theorem files, the library and a Makefile to {directory}; "
+          f"check them with: make -C {directory}", file=sys.stdout if echo else sys.stderr)
 
 
 def _smt_cell(counts: dict) -> str:

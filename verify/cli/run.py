@@ -89,6 +89,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                        help="with --check: also compare every vector of every update (w_t, "
                             "x_n, w_t+1) instead of the score at each update and the vectors "
                             "periodically")
+    proof.add_argument("--coq", metavar="FILE.v",
+                       help="with --check: write the data, the certificate of w_f and this run's "
+                            "updates as a Coq file in which coqc replays the run and checks its "
+                            "update count against Novikoff's bound (runs from w0 = 0 counting a "
+                            "zero score as a mistake)")
     from verify.cli.run_experiments import add_arguments as add_repeated_runs_arguments
     add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/cli/run_experiments.py)
     parser.set_defaults(handler=handle)
@@ -197,9 +202,15 @@ def handle(args: argparse.Namespace) -> int:
         return handle_runs(args, dataset, options)
     monitor = _proof_monitor(dataset, options, args)
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
-    result, window = execute(dataset, options, args,
-                             extra_callbacks=[monitor] if with_vectors else (),
-                             on_update=monitor.on_update if monitor and not with_vectors else None)
+    callbacks: list[Any] = [monitor] if with_vectors else []
+    on_update = monitor.on_update if monitor and not with_vectors else None
+    updated_rows: list[int] = []
+    if args.coq:
+        from verify.cli.run_coq import record_updated_rows
+        callbacks, on_update = record_updated_rows(args, options, callbacks, on_update,
+                                                   updated_rows)
+    result, window = execute(dataset, options, args, extra_callbacks=callbacks,
+                             on_update=on_update)
     report = monitor.finish(result) if monitor is not None else None
     if args.json:
         fields = result_json(dataset, result)
@@ -214,6 +225,9 @@ def handle(args: argparse.Namespace) -> int:
         if report is not None:
             from verify.checks.checked_run import report_lines
             print("\n".join(report_lines(report)))
+    if args.coq:
+        from verify.cli.run_coq import write_run_file
+        write_run_file(args, dataset, options, monitor, updated_rows, echo=not args.json)
     if not result.halted and not notice_first:
         notice = non_separability_notice(dataset, args.data, options.max_updates)
         if notice is not None:
@@ -232,8 +246,8 @@ def handle(args: argparse.Namespace) -> int:
 def _proof_monitor(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
     """The --check monitor (verify.checks.checked_run), or None without --check."""
     if not args.check:
-        if args.paranoid or args.wf != "maxmargin":
-            raise UsageError("--paranoid and --wf need --check")
+        if args.paranoid or args.wf != "maxmargin" or args.coq:
+            raise UsageError("--paranoid, --wf and --coq need --check")
         return None
     from verify.checks.checked_run import WfError, prepare_monitor
     try:

@@ -20,7 +20,8 @@ $ pla run data/bad.txt
 ````
 
 runs each ``$ `` line in that directory (no shell: the line is split like a shell would,
-and only ``pla``, ``cat``, ``head``, ``tail`` and ``wc`` may run) and shows a ``console``
+and only ``pla``, ``cat``, ``head``, ``tail``, ``wc`` and, for the second checker, ``make``
+and ``coqc`` may run) and shows a ``console``
 block with each command and its real output (stdout and stderr interleaved).  Every
 command must exit 0 except the last one, which must exit with ``expect`` (default 0);
 anything else fails the build.  ``lines=N`` shows the first N lines of each output and
@@ -58,7 +59,7 @@ __all__ = [
     "split_command_lines",
 ]
 
-ALLOWED_PROGRAMS = ("pla", "cat", "head", "tail", "wc")
+ALLOWED_PROGRAMS = ("pla", "cat", "head", "tail", "wc", "make", "coqc")
 CLI_REFERENCE_MARKER = "<!-- pla: cli-reference -->"
 COMMAND_TIMEOUT_SECONDS = 120
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -168,8 +169,7 @@ def run_command(argv: list[str], cwd: Path) -> CommandOutput:
     ``pla`` runs in this process through :func:`verify.cli.main` -- the code behind the ``pla``
     console script -- with the working directory, the environment of :func:`_environment`
     and both output streams redirected to one buffer; this saves an interpreter start and
-    the imports on every command of every page.  ``cat``/``head``/``tail``/``wc`` run as
-    subprocesses.
+    the imports on every command of every page.  The other programs run as subprocesses.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:

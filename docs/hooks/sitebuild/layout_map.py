@@ -40,7 +40,7 @@ DATA_FLOW = (
 ROOT = Path(__file__).resolve().parents[3]
 #: The rooms, in the order data flows through them.
 ROOM_NAMES = ("pla", "verify.kernel", "verify.checks", "verify.search", "verify.proofs",
-              "verify.claims", "verify.present", "verify.cli")
+              "verify.claims", "verify.present", "verify.coq", "verify.cli")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,62 @@
+"""``pla run DATA --check --coq FILE.v``: record the run's updated rows and write the Coq file.
+
+>>> rows = []
+>>> hook = _recording(lambda t, i, y, s: None, rows)
+>>> hook(0, 4, 1, 0); rows
+[4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable
+
+__all__ = ["record_updated_rows", "write_run_file"]
+
+
+def _recording(on_update: Callable[[int, int, int, Any], None], rows: list[int]
+               ) -> Callable[[int, int, int, Any], None]:
+    def hook(t: int, index: int, y: int, score: Any) -> None:
+        rows.append(index)
+        on_update(t, index, y, score)
+
+    return hook
+
+
+def record_updated_rows(args: argparse.Namespace, options: Any, callbacks: list[Any],
+                        on_update: Any, rows: list[int]) -> tuple[list[Any], Any]:
+    """Check that the run is one the Coq corollary speaks about, and add a recorder of the rows
+    it updates on (to the cheap ``on_update`` hook when there is one, else to the step
+    callbacks)."""
+    from verify.cli.usage import UsageError
+
+    if not args.coq.endswith(".v"):
+        raise UsageError(f"--coq: {args.coq} must end in .v (Coq reads only .v files)")
+    if options.w0 is not None and any(options.w0):
+        raise UsageError("--coq needs --w0 zero: the Coq corollary is about runs from w0 = 0")
+    if options.zero != "mistake":
+        raise UsageError("--coq needs --zero mistake: the Coq corollary counts a zero score "
+                         "as a mistake")
+    if on_update is not None:
+        return callbacks, _recording(on_update, rows)
+    return callbacks + [lambda step: rows.append(step.index)], None
+
+
+def write_run_file(args: argparse.Namespace, dataset: Any, options: Any, monitor: Any,
+                   rows: list[int], echo: bool) -> None:
+    """Write the run's Coq file (:mod:`verify.coq.run_files`) with the monitor's w_f."""
+    from verify.search.certificates import certify, separator_for
+    from verify.cli.usage import UsageError
+    from verify.coq.library import check_command, write_text_atomically
+    from verify.coq.run_files import run_file
+
+    certificate = (separator_for(dataset, monitor.wf, kind=args.wf) if monitor.wf is not None
+                   else certify(dataset))
+    try:
+        write_text_atomically(args.coq, run_file(dataset, certificate, options.eta, rows))
+    except OSError as exc:
+        raise UsageError(f"--coq: cannot write {args.coq}: {exc.strerror}") from None
+    print(f"coq      wrote {args.coq} ({len(rows)} updates); check it with: "
+          f"pla proof --coq DIR && make -C DIR && {check_command('DIR', args.coq)}",
+          file=sys.stdout if echo else sys.stderr)

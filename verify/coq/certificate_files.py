@@ -1,0 +1,167 @@
+"""A data set's certificate as a Coq file (``pla certify DATA --coq FILE.v``).
+
+The file states its theorems with the definitions of the Coq library (``margin_at_least``,
+``radius2_at_most``, ``update_bound``, ``not_separable``...), so a reader sees what is proven,
+and proves each by applying a checker's correctness lemma and running the checker with
+``vm_compute``.  Data are written exactly as :class:`pla.Dataset` keeps them: integer rows over
+one common positive scale, labels ±1; weights as integers over a common denominator.
+
+- separable data: the labels are ±1, w_f separates with margin ρ (attained), R² = maxₙ ‖xₙ‖²
+  (attained), N = ⌊R²‖w_f‖²/ρ²⌋, and the corollary ``update_bound data N``: every PLA run from
+  w₀ = 0 on these data (any order, any η > 0, a zero score a mistake) makes at most N updates;
+- non-separable data: the Gordan certificate λ (scaled to integers) is valid, hence
+  ``not_separable data`` (every w gets some example wrong) and PLA never halts.
+
+This module only writes text; Coq checks it.
+
+>>> import pla
+>>> from verify.search.certificates import certify
+>>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+>>> text = certificate_file(ds, certify(ds))
+>>> "Definition N : Z := 117." in text
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Any, Sequence
+
+__all__ = ["certificate_file", "q_literal", "integers_over_denominator", "rows_literal"]
+
+
+def q_literal(value: Fraction | int) -> str:
+    """An exact rational as a Coq ``Q`` term.
+
+    >>> q_literal(Fraction(-5, 21))
+    'Qmake (-5) 21'
+    """
+    value = Fraction(value)
+    return f"Qmake ({value.numerator}) {value.denominator}"
+
+
+def integers_over_denominator(values: Sequence[Fraction | int]) -> tuple[list[int], int]:
+    """(integers V, D > 0) with values = V / D.
+
+    >>> integers_over_denominator([Fraction(1, 2), Fraction(-1, 3)])
+    ([3, -2], 6)
+    """
+    fractions = [Fraction(v) for v in values]
+    d = lcm(1, *(f.denominator for f in fractions))
+    return [int(f * d) for f in fractions], d
+
+
+def _z_list(values: Sequence[int]) -> str:
+    return "[" + "; ".join(str(v) for v in values) + "]"
+
+
+def rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int]) -> str:
+    """The rows and labels as a Coq ``list zrow`` (one row per line).
+
+    >>> rows_literal([[1, 2], [3, -4]], [1, -1])
+    '[\\n  ([1; 2], 1);\\n  ([3; -4], -1)\\n]'
+    """
+    body = ";\n".join(f"  ({_z_list(row)}, {y})" for row, y in zip(rows, labels))
+    return "[\n" + body + "\n]"
+
+
+def _header(dataset: Any, what: str) -> list[str]:
+    return [
+        f"(* {what}",
+        f"   Data: {dataset.source or '(in memory)'}, {dataset.n} examples, dimension "
+        f"{dataset.dim}{' (bias coordinate first)' if dataset.bias else ''},",
+        f"   sha256 {dataset.fingerprint}.",
+        "   Written by pla-verify (untrusted text); Coq checks it:",
+        "     pla proof --coq DIR && make -C DIR && coqc -R DIR PLA THIS_FILE.v  *)",
+        "From Coq Require Import QArith ZArith List.",
+        "From PLA Require Import Vectors Perceptron Certificates.",
+        "Import ListNotations.",
+        "",
+        "Definition scale : positive := " + str(dataset.scale) + ".",
+        "",
+        "(* x_n = row_n / scale, y_n = label_n *)",
+        "Definition rows : list zrow := " + rows_literal(dataset.rows, dataset.labels) + "%Z.",
+        "",
+        "Definition data : list example := dataset scale rows.",
+        "",
+        "Theorem labels_are_pm1 : labels_pm1 data.",
+        "Proof. apply check_labels_correct. vm_compute. reflexivity. Qed.",
+        "",
+    ]
+
+
+def certificate_file(dataset: Any, certificate: Any) -> str:
+    """The Coq text for ``certificate`` (a :class:`verify.search.certificates.Separator` or
+    :class:`~verify.search.certificates.NonSeparable`) about ``dataset``."""
+    if certificate.separable:
+        return "\n".join(_separable(dataset, certificate)) + "\n"
+    return "\n".join(_gordan(dataset, certificate)) + "\n"
+
+
+def _separable(dataset: Any, certificate: Any) -> list[str]:
+    W, d = integers_over_denominator(certificate.w)
+    N = certificate.bound_updates
+    lines = _header(dataset, f"Certificate: the data are linearly separable ({certificate.kind} "
+                             "separator), and every PLA run makes at most N updates.")
+    lines += [
+        "(* the separator w_f = W / " + str(d) + " *)",
+        f"Definition w_f : vec := qvec {d} {_z_list(W)}%Z.",
+        f"Definition rho : Q := {q_literal(certificate.rho)}.",
+        f"Definition R2 : Q := {q_literal(certificate.R2)}.",
+        f"Definition N : Z := {N}.",
+        "",
+        "(* w_f separates the data: y_n w_f.x_n >= rho > 0 for every n, with equality for some n *)",
+        "Theorem w_f_separates : margin_at_least data w_f rho /\\ margin_attained data w_f rho.",
+        "Proof.",
+        "  split; [apply check_margin_correct | apply check_margin_attained_correct];",
+        "  vm_compute; reflexivity.",
+        "Qed.",
+        "",
+        "(* R2 = max_n ||x_n||^2 *)",
+        "Theorem R2_is_max_norm2 : radius2_at_most data R2 /\\ radius_attained data R2.",
+        "Proof.",
+        "  split; [apply check_radius_correct | apply check_radius_attained_correct];",
+        "  vm_compute; reflexivity.",
+        "Qed.",
+        "",
+        "(* N = floor(R2 ||w_f||^2 / rho^2) *)",
+        "Theorem N_is_the_floor : bound_floor w_f rho R2 N.",
+        "Proof. apply check_bound_floor_correct. vm_compute. reflexivity. Qed.",
+        "",
+        "(* The explicit corollary of Novikoff's theorem: every PLA run from w_0 = 0 on these data",
+        "   (any visiting order, any eta > 0, a zero score counted as a mistake) makes at most N",
+        "   updates. *)",
+        "Theorem at_most_N_updates : update_bound data N.",
+        "Proof.",
+        "  exact (certified_update_bound data w_f rho R2 N labels_are_pm1 (proj1 w_f_separates)",
+        "           (proj1 R2_is_max_norm2) N_is_the_floor).",
+        "Qed.",
+        "",
+        "(* The same statement, unfolded. *)",
+        "Check (at_most_N_updates : forall eta es, pla_run_on data eta es ->",
+        "                             (Z.of_nat (length es) <= N)%Z).",
+        "Print Assumptions at_most_N_updates.",
+    ]
+    return lines
+
+
+def _gordan(dataset: Any, certificate: Any) -> list[str]:
+    L, _ = integers_over_denominator(certificate.lam)
+    lines = _header(dataset, "Certificate: the data are NOT linearly separable (Gordan).")
+    lines += [
+        "(* lambda_n >= 0, lambda != 0 and sum_n lambda_n y_n row_n = 0 (scaled to integers) *)",
+        f"Definition lambda : list Z := {_z_list(L)}%Z.",
+        "",
+        "(* no w classifies every example: some y_n w.x_n <= 0 *)",
+        "Theorem no_separator : not_separable data.",
+        "Proof. apply (check_gordan_correct scale rows lambda). vm_compute. reflexivity. Qed.",
+        "",
+        "(* so PLA, counting a zero score as a mistake, never halts: runs of every length exist *)",
+        "Theorem pla_never_stops : forall eta (T : nat), exists es, length es = T /\\",
+        "  (forall e, In e es -> In e data) /\\ pla_updates eta zero_vector es.",
+        "Proof. intros eta T. exact (pla_never_halts data eta no_separator T). Qed.",
+        "",
+        "Print Assumptions pla_never_stops.",
+    ]
+    return lines
