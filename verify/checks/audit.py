@@ -310,10 +310,16 @@ class _Audit:
             if h.get(key) != value or type(h.get(key)) is not type(value):
                 raise _Fail("data", f"{key} = {h.get(key)!r}, the data have {value!r}")
         o = h.get("options")
-        if not isinstance(o, dict) or set(o) != {"order", "seed", "eta", "w0", "zero",
-                                                  "max_updates", "engine"}:
+        keys = {"order", "seed", "eta", "w0", "zero", "max_updates", "engine"}
+        if not isinstance(o, dict) or set(o) not in (keys, keys | {"timeout"}):
             raise _Fail("format", "options must have order, seed, eta, w0, zero, max_updates, "
-                                  "engine")
+                                  "engine (and timeout)")
+        timeout = o.get("timeout")
+        if timeout is not None and (type(timeout) not in (int, float) or not timeout > 0
+                                    or timeout == float("inf")):
+            raise _Fail("format", f"timeout must be null or a positive number of seconds, not "
+                                  f"{timeout!r}")
+        self.timeout = timeout
         eta = _exact(o["eta"], "eta")
         w0 = None if o["w0"] is None else tuple(_vector(o["w0"], ds.dim, "w0"))
         if o["engine"] not in ENGINES:
@@ -434,6 +440,9 @@ class _Audit:
             raise _Fail("summary", f"halted = true, but stopped_by = {stopped_by!r}")
         if not halted and stopped_by not in ("max-updates", "timeout"):
             raise _Fail("summary", "halted = false needs stopped_by max-updates or timeout")
+        if stopped_by == "timeout" and self.timeout is None:
+            raise _Fail("budget", "stopped_by = 'timeout', but the header records no time "
+                                  "budget (options.timeout is null)")
         if not halted:
             if stopped_by == "max-updates" and updates != self.options.max_updates:
                 raise _Fail("summary", f"halted = false after {updates} updates, below "

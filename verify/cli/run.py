@@ -15,6 +15,7 @@ import pla
 from pla.dataset import Dataset
 from pla.exact import NumberError, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
+from pla.files import shown_path
 from pla.trace import TraceWriter, header_record, step_record, summary_record
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
@@ -30,6 +31,9 @@ STEPS_TAIL = 5
 NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
 #: The probe run before the non-separability search allows this many updates per example.
 PROBE_UPDATES_PER_EXAMPLE = 10
+
+#: The --wf values that name a method rather than a weights file.
+WF_CHOICES = ("maxmargin", "lp", "final")
 
 ZERO_CONVENTION_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
@@ -144,10 +148,9 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         callbacks.append(window)
     writer = None
     if args.trace:
-        try:
-            writer = TraceWriter(args.trace, header_record(dataset, options, args.engine))
-        except OSError as exc:
-            raise UsageError(f"--trace: cannot write {args.trace}: {exc.strerror}") from None
+        inputs = [args.data] + ([args.wf] if args.wf not in WF_CHOICES else [])
+        writer = TraceWriter(args.trace, header_record(dataset, options, args.engine,
+                                                       timeout=args.timeout), inputs=inputs)
         callbacks.append(lambda step: writer.write(step_record(step)))
     with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
@@ -308,4 +311,4 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
               f"({result.epochs} epochs)")
     print(f"w        {format_vector(result.w)}   (bias first)")
     if args.trace:
-        print(f"trace    {args.trace}")
+        print(f"trace    {shown_path(args.trace)}")
