@@ -404,7 +404,10 @@ class FileClaim:
 
 
 def check_markdown_file(path: str | Path) -> list[FileClaim]:
-    """Decide every claim block of a Markdown file."""
-    text = Path(path).read_text(encoding="utf-8")
+    """Decide every claim block of a Markdown file (read with :func:`pla.files.read_bounded`:
+    at most 256 MiB, never a device that does not end)."""
+    from pla.files import read_bounded
+
+    text = read_bounded(path).decode("utf-8")
     return [FileClaim(str(path), b.line, b, check_claim_text(b.body))
             for b in find_claim_blocks(text)]
