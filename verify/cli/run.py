@@ -66,8 +66,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                        help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
                             "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
                             "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
-    group.add_argument("--max-updates", type=non_negative_int, default=DEFAULT_MAX_UPDATES,
-                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3")
+    group.add_argument("--max-updates", type=non_negative_int, default=None,
+                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3. "
+                                         "Without --max-updates or --timeout, a run that a "
+                                         "kernel-checked Gordan certificate shows cannot halt "
+                                         "under --zero is not started (exit code 3)")
     group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                        help="stop a run that has not halted after SECONDS (like --max-updates: "
                             "halted false, exit code 3)")
@@ -117,8 +120,9 @@ def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Frac
 def options_from_args(args: argparse.Namespace) -> RunOptions:
     """The :class:`RunOptions` described by ``pla run``'s arguments."""
     eta, w0 = eta_and_w0_from_args(args)
+    max_updates = DEFAULT_MAX_UPDATES if args.max_updates is None else args.max_updates
     return RunOptions(order=args.order, seed=args.seed, eta=eta, w0=w0, zero=args.zero,
-                      max_updates=args.max_updates)
+                      max_updates=max_updates)
 
 
 class _StepWindow:
@@ -188,13 +192,22 @@ def handle(args: argparse.Namespace) -> int:
     # separability, and the search would cost far more than the run).  A short probe run
     # first: when it halts the data are separable and the search (and its scipy import) is
     # skipped, which keeps `pla run` on ordinary data fast.
-    from verify.cli.experiment_output import non_separability_notice
+    from verify.cli.experiment_output import (certificate_notice, gordan_certificate,
+                                              non_separability_notice)
     notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
     notice = None
     if notice_first and not _probe_halts(dataset, options):
-        notice = non_separability_notice(dataset, args.data, options.max_updates)
-    if notice is not None:
-        print(notice, file=sys.stderr)
+        certificate = gordan_certificate(dataset)
+        if certificate is not None:
+            from verify.cli.gordan_halting import cannot_halt
+            budget_given = args.max_updates is not None or args.timeout is not None
+            support_labels = [dataset.labels[i] for i in certificate.support]
+            stop = not budget_given and cannot_halt(options.zero, support_labels)
+            notice = certificate_notice(certificate, dataset, args.data,
+                                        None if stop else options.max_updates, options.zero)
+            print(notice, file=sys.stderr)
+            if stop:
+                return _stop_at_once(dataset, certificate, args)
     if args.runs is not None:
         from verify.cli.run_experiments import handle_runs
         return handle_runs(args, dataset, options)
@@ -218,7 +231,7 @@ def handle(args: argparse.Namespace) -> int:
             from verify.checks.checked_run import report_lines
             print("\n".join(report_lines(report)))
     if not result.halted and not notice_first:
-        notice = non_separability_notice(dataset, args.data, options.max_updates)
+        notice = non_separability_notice(dataset, args.data, options.max_updates, options.zero)
         if notice is not None:
             print(notice, file=sys.stderr)
     if not result.halted:
@@ -230,6 +243,23 @@ def handle(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 3
     return 0
+
+
+def _stop_at_once(dataset: Dataset, certificate: Any, args: argparse.Namespace) -> int:
+    """No run: the certificate shows it cannot halt and no budget was asked for (exit 3)."""
+    from verify.cli.certify import certificate_json
+    from verify.cli.exit_codes import NOT_HALTED
+
+    if args.json:
+        print(json.dumps({"updates": 0, "halted": False, "stopped_by": "gordan-certificate",
+                          "zero": args.zero, "n": dataset.n, "d": dataset.d, "dim": dataset.dim,
+                          "bias": dataset.bias, "data_sha256": dataset.fingerprint,
+                          "source": dataset.source, **certificate_json(certificate)}, indent=2))
+    nothing = "; nothing run" + (", no trace written" if args.trace else "")
+    print(f"pla: stopped before the first update: the certificate above shows that PLA cannot "
+          f"halt under --zero {args.zero}{nothing}; give --max-updates N or --timeout SECONDS "
+          "to run anyway", file=sys.stderr)
+    return NOT_HALTED
 
 
 def _proof_monitor(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:

@@ -43,10 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions) -> int:
     """Carry out ``pla run --runs K``; returns the exit code."""
-    for flag, given in (("--steps", args.steps), ("--trace", args.trace),
-                        ("--check", getattr(args, "check", False))):
+    for flag, given in (("--steps", args.steps), ("--trace", args.trace)):
         if given:
             raise UsageError(f"{flag} shows one run; it cannot be combined with --runs")
+    if getattr(args, "check", False):
+        raise UsageError("--check with --runs: the runs are made in worker processes that keep "
+                         "only their counts, so there are no steps to check; check one of them "
+                         f"with --seed S + {SEED_STRIDE}*k --check (k = 0..K-1)")
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     with progress_bar(args, "PLA runs") as bar:
