@@ -143,7 +143,7 @@ def loads(
     text = _decode(raw, path)
     if len(raw) >= FAST_PATH_MIN_BYTES and format != "libsvm":
         # Whole regular files at once; None means "irregular somewhere: read it carefully".
-        data = raw if isinstance(raw, bytes) else text.encode("utf-8")
+        data = raw if isinstance(raw, bytes) and b"\r" not in raw else text.encode("utf-8")
         fast = fast_dataset(data, format, labels="01" if format == "coq" else labels, bias=bias,
                             path=path, label_column=label_column,
                             max_data_digits=limits.max_data_digits,
@@ -229,6 +229,8 @@ def _decode(raw: bytes | str, path: str) -> str:
             raise DataError(path, line, f"invalid UTF-8 (byte {exc.start})") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\r" in text:  # Windows (CR LF) and old Mac (CR alone) line ends are line ends
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise DataError(path, line, "binary data (NUL byte)")
