@@ -27,6 +27,11 @@ run: $(STAMP)
 	@echo
 	@echo "The site is built in site/. Open site/index.html in a browser, or serve it with"
 	@echo "  make serve        (live preview at http://127.0.0.1:8000/)"
+	@echo
+	@echo "pla is installed in .venv, not on your PATH. Next, either run it by its path:"
+	@echo "  .venv/bin/pla run build/example.dat --check"
+	@echo "or put .venv/bin on your PATH for this shell, then use pla:"
+	@echo "  source .venv/bin/activate"
 
 # The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.
