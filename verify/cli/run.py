@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import nullcontext
+import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 import json
 import sys
 from collections import deque
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import pla
 from pla.dataset import Dataset
@@ -29,6 +30,9 @@ STEPS_HEAD = 20
 STEPS_TAIL = 5
 #: Data up to this many entries (n x dim) get the non-separability check before the run.
 NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
+#: Data above this many entries (n x dim) get no non-separability search after a run that did
+#: not halt: the exact LP would need gigabytes (measured: 6.6 GB for 2 x 5,000,000).
+NOTICE_AFTER_RUN_MAX_ENTRIES = 1_000_000
 #: The probe run before the non-separability search allows this many updates per example.
 PROBE_UPDATES_PER_EXAMPLE = 10
 
@@ -146,9 +150,11 @@ class _StepWindow:
 
 
 def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
-            extra_callbacks: Sequence[Any] = (), on_update: Any = None
-            ) -> tuple[Result, _StepWindow | None]:
-    """Run with the callbacks the output options need (steps window, trace writer)."""
+            extra_callbacks: Sequence[Any] = (), on_update: Any = None,
+            timeout: float | None = None) -> tuple[Result, _StepWindow | None]:
+    """Run with the callbacks the output options need (steps window, trace writer);
+    ``timeout``: the seconds left of ``--timeout`` (default: all of it)."""
+    timeout = args.timeout if timeout is None else timeout
     window = _StepWindow(STEPS_HEAD, STEPS_TAIL) if args.steps else None
     callbacks: list[Any] = list(extra_callbacks)
     if window is not None:
@@ -161,7 +167,7 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         callbacks.append(lambda step: writer.write(step_record(step)))
     with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks), on_update=on_update, timeout=args.timeout)
+                         on_step=_fan_out(callbacks), on_update=on_update, timeout=timeout)
         if writer is not None:
             writer.close(summary_record(result))
     return result, window
@@ -186,10 +192,55 @@ def _probe_halts(dataset: Dataset, options: RunOptions) -> bool:
     return pla.run(dataset, options=probe, keep_steps=False).halted
 
 
+class SetUpTimeout(Exception):
+    """``--timeout`` expired while the data were read and the run prepared."""
+
+
+@contextmanager
+def _within(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`SetUpTimeout` in the block after ``seconds`` (SIGALRM; main thread only)."""
+    import signal
+    import threading
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise SetUpTimeout()
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def handle(args: argparse.Namespace) -> int:
-    dataset = load_dataset(args)
-    options = options_from_args(args)
-    options.initial_weights(dataset.dim)
+    """``pla run``: ``--timeout`` bounds reading and preparing as well as the updates."""
+    started = time.monotonic()
+    try:
+        with _within(args.timeout):
+            dataset = load_dataset(args)
+            options = options_from_args(args)
+            options.initial_weights(dataset.dim)
+            prepared = _prepare(dataset, options, args)
+    except SetUpTimeout:
+        print(f"pla: stopped by --timeout {args.timeout:g} s while reading and preparing the "
+              "data, before the first update", file=sys.stderr)
+        from verify.cli.exit_codes import NOT_HALTED
+        return NOT_HALTED
+    if isinstance(prepared, int):
+        return prepared
+    notice_first, notice, monitor = prepared
+    remaining = (None if args.timeout is None else
+                 max(args.timeout - (time.monotonic() - started), 1e-6))
+    return _run_and_report(dataset, options, args, notice_first, notice, monitor, remaining)
+
+
+def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
+    """Everything before the first update: the exit code when there is nothing to run (a
+    certificate that PLA cannot halt, ``--runs``), else (notice_first, notice, monitor)."""
     # Non-separable data (kernel-checked Gordan certificate): say so before running when the
     # search is cheap; on larger data only after a run that did not halt (a halting run proves
     # separability, and the search would cost far more than the run).  A short probe run
@@ -214,11 +265,17 @@ def handle(args: argparse.Namespace) -> int:
     if args.runs is not None:
         from verify.cli.run_experiments import handle_runs
         return handle_runs(args, dataset, options)
-    monitor = _proof_monitor(dataset, options, args)
+    return notice_first, notice, _proof_monitor(dataset, options, args)
+
+
+def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
+                    notice_first: bool, notice: str | None, monitor: Any,
+                    timeout: float | None) -> int:
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
     result, window = execute(dataset, options, args,
                              extra_callbacks=[monitor] if with_vectors else (),
-                             on_update=monitor.on_update if monitor and not with_vectors else None)
+                             on_update=monitor.on_update if monitor and not with_vectors else None,
+                             timeout=timeout)
     report = monitor.finish(result) if monitor is not None else None
     if args.json:
         fields = result_json(dataset, result)
@@ -233,7 +290,8 @@ def handle(args: argparse.Namespace) -> int:
         if report is not None:
             from verify.checks.checked_run import report_lines
             print("\n".join(report_lines(report)))
-    if not result.halted and not notice_first:
+    if (not result.halted and not notice_first
+            and dataset.n * dataset.dim <= NOTICE_AFTER_RUN_MAX_ENTRIES):
         notice = non_separability_notice(dataset, args.data, options.max_updates, options.zero)
         if notice is not None:
             print(notice, file=sys.stderr)
