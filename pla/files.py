@@ -4,7 +4,7 @@ Every file ``pla`` reads goes through :func:`read_bounded` (a size limit, device
 refused) and every file it writes goes through :class:`SafeOutput`:
 
 * a regular file (or a new name) is written to a temporary file in the same directory and
-  renamed into place only when complete, with SIGINT and SIGTERM blocked during the finish
+  renamed into place only when complete, with SIGINT and SIGTERM deferred during the finish
   (flush, fsync, rename), so a signal can neither leave a half-written file under the requested
   name nor land between the last record and the rename;
 * a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a pipe) is written in place: it
@@ -78,9 +78,12 @@ def shown_path(path: str | os.PathLike[str]) -> str:
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Block SIGINT and SIGTERM for the duration of the block (delivered when it ends).
+    """Hold SIGINT and SIGTERM for the duration of the block; deliver them when it ends.
 
-    Only the main thread receives Python signal handlers, so elsewhere this does nothing.
+    The handlers are swapped for one that only records the signal (a signal mask would not
+    do: the kernel hands a process-directed signal to any thread that does not block it, such
+    as a numerical library's worker threads).  Only the main thread can do this; elsewhere the
+    block runs unprotected, as Python delivers signals to the main thread only.
 
     >>> with signals_deferred():
     ...     pass
@@ -89,11 +92,18 @@ def signals_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED_SIGNALS)
+    caught: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        caught.append(signum)
+    previous = {signum: signal.signal(signum, hold) for signum in _DEFERRED_SIGNALS}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def read_bounded(path: str | os.PathLike[str], max_bytes: int = MAX_INPUT_BYTES,
