@@ -95,7 +95,8 @@ class ProofViolation(Exception):
 #: w_t.x_n, the mistake rule (with the hypothesis y_n w_t.x_n <= 0), the norm identity,
 #: ||w_{t+1}||^2 <= ||w_t||^2 + eta^2 R^2, ||w_{t+1}||^2 <= (t+1) eta^2 R^2,
 #: w_f.w_{t+1} >= w_f.w_t + eta rho, w_f.w_{t+1} >= (t+1) eta rho, the cosine bound and
-#: t+1 <= the bound (generalised forms when w0 != 0).
+#: t+1 <= the bound (generalised forms when w0 != 0).  (``Monitor.checks``, the running count,
+#: also counts the comparisons of the engine's vectors.)
 INEQUALITIES_PER_UPDATE = 9
 #: The same without w_f (non-separable data): the first five.
 INEQUALITIES_PER_UPDATE_WITHOUT_WF = 5
