@@ -219,6 +219,9 @@ def _within(seconds: float | None) -> Iterator[None]:
 def handle(args: argparse.Namespace) -> int:
     """``pla run``: ``--timeout`` bounds reading and preparing as well as the updates."""
     started = time.monotonic()
+    if args.runs is not None:  # usage errors before any work
+        from verify.cli.run_experiments import check_runs_arguments
+        check_runs_arguments(args)
     try:
         with _within(args.timeout):
             dataset = load_dataset(args)

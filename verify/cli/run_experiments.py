@@ -26,7 +26,7 @@ from verify.cli.experiment_output import (
     progress_bar, seed_rule_text,
 )
 
-__all__ = ["add_arguments", "handle_runs", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
+__all__ = ["add_arguments", "handle_runs", "check_runs_arguments", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
 
 #: The human histogram has at most this many bins, and bars at most BAR_WIDTH characters.
 HISTOGRAM_BINS = 20
@@ -41,8 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_run_count_arguments(group, runs_default=None)
 
 
-def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions) -> int:
-    """Carry out ``pla run --runs K``; returns the exit code."""
+def check_runs_arguments(args: argparse.Namespace) -> None:
+    """The options that cannot go with ``--runs`` (checked before the data are read)."""
     for flag, given in (("--steps", args.steps), ("--trace", args.trace)):
         if given:
             raise UsageError(f"{flag} shows one run; it cannot be combined with --runs")
@@ -50,6 +50,11 @@ def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions)
         raise UsageError("--check with --runs: the runs are made in worker processes that keep "
                          "only their counts, so there are no steps to check; check one of them "
                          f"with --seed S + {SEED_STRIDE}*k --check (k = 0..K-1)")
+
+
+def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions) -> int:
+    """Carry out ``pla run --runs K``; returns the exit code."""
+    check_runs_arguments(args)
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     with progress_bar(args, "PLA runs") as bar:
