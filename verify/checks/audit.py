@@ -268,13 +268,15 @@ def audit(path: str, dataset: Any, wf: str = "maxmargin",
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise TraceUnreadable(f"{path}:1: not UTF-8 text") from None
+        raise TraceUnreadable(f"{shown_path(path)}:1: not UTF-8 text") from None
     return audit_text(text, dataset, wf=wf, path=path)
 
 
 def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<trace>"
                ) -> AuditReport:
     """Audit a trace given as text (see :func:`audit`)."""
+    from pla.files import shown_path
+    path = shown_path(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

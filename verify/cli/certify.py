@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any, Sequence
 
+from pla.files import shown_path
 from pla.exact import format_vector
 from verify.cli.data_arguments import add_data_arguments, load_dataset
 
@@ -144,12 +145,12 @@ def handle(args: argparse.Namespace) -> int:
         print(json.dumps(fields, indent=2))
     else:
         bias = " (+ bias x0 = 1)" if dataset.bias else ""
-        print(f"data      {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+        print(f"data      {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
               f"sha256 {dataset.fingerprint[:16]}")
         if verdict is None:
             print("\n".join(_certificate_lines(certificate, dataset.labels)))
         else:
-            print(f"weights   {args.weights}: {format_vector(verdict.w)}   (bias first)")
+            print(f"weights   {shown_path(args.weights)}: {format_vector(verdict.w)}   (bias first)")
             if verdict.separates:
                 s = verdict.separator
                 print("verdict   the given w separates the data (checked exactly by the kernel)")

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from pla.files import shown_path
+
 __all__ = ["register", "handle"]
 
 
@@ -31,9 +33,9 @@ def handle(args: argparse.Namespace) -> int:
         try:
             found.extend(check_markdown_file(path))
         except OSError as exc:
-            raise UsageError(f"{path}: {exc.strerror}") from None
+            raise UsageError(f"{shown_path(path)}: {exc.strerror}") from None
         except UnicodeDecodeError:
-            raise UsageError(f"{path}: not UTF-8 text") from None
+            raise UsageError(f"{shown_path(path)}: not UTF-8 text") from None
     bad = [c for c in found if not c.verdict.ok]
     if args.json:
         print(json.dumps({"claims": [{
@@ -44,6 +46,6 @@ def handle(args: argparse.Namespace) -> int:
             "reason": c.verdict.reason} for c in found], "failed": len(bad)}, indent=2))
     else:
         for c in found:
-            print(f"{c.path}:{c.line}: {c.verdict.explain()}")
+            print(f"{shown_path(c.path)}:{c.line}: {c.verdict.explain()}")
         print(f"{len(found) - len(bad)} of {len(found)} claims proved")
     return 1 if bad else 0

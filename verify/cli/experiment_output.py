@@ -13,6 +13,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from pla.files import shown_path
 from pla.experiments import SEED_STRIDE, default_jobs
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import non_negative_int, positive_int
@@ -152,8 +153,8 @@ def certificate_notice(found: Any, dataset: Any, data_argument: str, max_updates
             f"certificate, lambda >= 0 on {rows} rows with sum lambda_n y_n x_n = 0, checked by "
             f"the kernel)\n"
             f"pla: {halting_sentence(zero, support_labels)}{then}\n"
-            f"pla: `pla certify {data_argument}` shows the certificate; "
-            f"`pla pocket {data_argument} --updates N` keeps the best w it meets")
+            f"pla: `pla certify {shown_path(data_argument)}` shows the certificate; "
+            f"`pla pocket {shown_path(data_argument)} --updates N` keeps the best w it meets")
 
 
 def gordan_certificate(dataset: Any) -> Any:

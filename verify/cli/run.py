@@ -391,7 +391,7 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
     """The human summary of a run."""
     o = result.options
     bias = " (+ bias x0 = 1)" if dataset.bias else ""
-    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+    print(f"data     {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
           f"sha256 {dataset.fingerprint[:16]}")
     seed = f", seed {o.seed}" if o.order.startswith("random") else ""
     w0 = "0" if o.w0 is None else format_vector(o.w0)

@@ -14,6 +14,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.experiments import SEED_STRIDE, histogram, repeat_pla
 from pla.perceptron import RunOptions
@@ -108,7 +109,7 @@ def print_experiment(dataset: Dataset, study: PlaExperiment, jobs: int) -> None:
     o = study.options
     runs = len(study.runs)
     bias = " (+ bias x0 = 1)" if dataset.bias else ""
-    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+    print(f"data     {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
           f"sha256 {dataset.fingerprint[:16]}")
     w0 = "0" if o.w0 is None else "(" + ", ".join(str(v) for v in o.w0) + ")"
     print(f"options  order {o.order}, eta {o.eta}, w0 {w0}, zero {o.zero}, "
