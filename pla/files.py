@@ -152,13 +152,14 @@ class SafeOutput:
 
     ``inputs`` are the files the command reads: the output may not be any of them (compared by
     device and inode).  ``others`` are the other outputs of the same command (compared by
-    resolved name, as they may not exist yet).  Use as a context manager; call :meth:`commit`
+    resolved name, as they may not exist yet).  ``prefix`` starts the temporary file's name.
+    Use as a context manager; call :meth:`commit`
     when the content is complete.  Leaving the block without committing removes the temporary
     file; an ``OSError`` inside the block becomes :class:`OutputRefused`.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, inputs: Iterable[Any] = (),
-                 others: Iterable[Any] = ()) -> None:
+                 others: Iterable[Any] = (), prefix: str = ".pla-") -> None:
         self.path = os.fspath(path)
         self.name = shown_path(self.path)
         self.in_place = False
@@ -196,7 +197,7 @@ class SafeOutput:
             if self.in_place:
                 self.file = open(self.path, "a", encoding="utf-8", newline="\n")
             else:
-                fd, self._tmp = tempfile.mkstemp(prefix=".pla-", suffix=".tmp",
+                fd, self._tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp",
                                                  dir=os.path.dirname(target))
                 self.file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         except OSError as exc:

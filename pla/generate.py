@@ -95,7 +95,7 @@ def write_dat(path: str, rows: list[tuple[Fraction, ...]], labels: list[int],
     :class:`~pla.files.SafeOutput`: atomically, never over a directory or a device, never to a
     name in ``others`` (the command's other outputs).  Raises :class:`~pla.files.OutputRefused`.
     """
-    with SafeOutput(path, others=others) as out:
+    with SafeOutput(path, others=others, prefix=".data-") as out:
         for x, y in zip(rows, labels):
             out.write(" ".join(_decimal(v) for v in x) + f"\t{y:+d}\n")
         out.commit()

@@ -116,7 +116,7 @@ class TraceWriter:
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
                  inputs: Iterable[Any] = ()) -> None:
         self.path = os.fspath(path)
-        self._out = SafeOutput(self.path, inputs=inputs)
+        self._out = SafeOutput(self.path, inputs=inputs, prefix=".trace-")
         self._prev: str | None = None
         self.lines = 0
         self._closed = False

@@ -35,7 +35,8 @@ def write(path, text):
 
 
 def temporaries(directory):
-    return [p.name for p in directory.iterdir() if p.name.startswith((".pla-", ".trace-"))]
+    return [p.name for p in directory.iterdir()
+            if p.name.startswith((".pla-", ".trace-", ".data-"))]
 
 
 def one_line_error(done, *needles):
@@ -165,7 +166,7 @@ def _run_until_trace_grows(tmp_path, data):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        temps = [p for p in tmp_path.iterdir() if p.name.startswith(".pla-")]
+        temps = [p for p in tmp_path.iterdir() if p.name.startswith(".trace-")]
         if temps and temps[0].stat().st_size > 10_000:
             break
         time.sleep(0.05)
