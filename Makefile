@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup docs serve bench clean fuzz chromium
 
+# The install's output goes to $(VENV)/install.log and is shown only when the install fails.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "setting up $(VENV) (pla-verify and its dependencies; log in $(VENV)/install.log)"
+	@$(PYTHON) -m venv $(VENV)
+	@( $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[dev]' ) \
+	  > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 setup: $(STAMP)
 
