@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup docs serve bench clean fuzz chromium fonts coq
 
+# The install's output goes to $(VENV)/install.log and is shown only when the install fails.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "setting up $(VENV) (pla-verify and its dependencies; log in $(VENV)/install.log)"
+	@$(PYTHON) -m venv $(VENV)
+	@( $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[dev]' ) \
+	  > $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 setup: $(STAMP)
 
@@ -27,6 +29,11 @@ run: $(STAMP)
 	@echo
 	@echo "The site is built in site/. Open site/index.html in a browser, or serve it with"
 	@echo "  make serve        (live preview at http://127.0.0.1:8000/)"
+	@echo
+	@echo "pla is installed in .venv, not on your PATH. Next, either run it by its path:"
+	@echo "  .venv/bin/pla run build/example.dat --check"
+	@echo "or put .venv/bin on your PATH for this shell, then use pla:"
+	@echo "  source .venv/bin/activate"
 
 # The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.

@@ -25,6 +25,7 @@ from math import gcd, lcm
 from typing import Any, Iterable, Sequence
 
 from pla.exact import to_fraction
+from pla.files import shown_path
 
 __all__ = ["Dataset", "DataError"]
 
@@ -37,7 +38,7 @@ class DataError(ValueError):
     """
 
     def __init__(self, path: str, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
+        super().__init__(f"{shown_path(path)}:{line}: {message}")
         self.path = path
         self.line = line
         self.message = message

@@ -84,8 +84,10 @@ def _run_chunk(task: Callable[[int], R], item: tuple[int, Sequence[int]]) -> tup
 
 
 def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is handled by the parent, which then stops the workers."""
+    """Worker initializer: Ctrl-C is handled by the parent, which then stops the workers
+    (with SIGTERM, whose default action ends them whatever handler the parent installed)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,

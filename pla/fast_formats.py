@@ -34,7 +34,8 @@ _INT64_LIMIT = 2**63 - 1
 
 def fast_dataset(data: bytes, format: str, *, labels: str, bias: bool, path: str,
                  label_column: int | str | None = None,
-                 max_data_digits: int | None = None) -> Dataset | None:
+                 max_data_digits: int | None = None,
+                 max_entries: int | None = None) -> Dataset | None:
     """The data set in ``data`` (the file's bytes), or ``None`` to leave it to the careful parser.
 
     ``labels`` is ``"pm1"`` or ``"01"`` (coq files always use 0/1).
@@ -42,16 +43,16 @@ def fast_dataset(data: bytes, format: str, *, labels: str, bias: bool, path: str
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if format == "dat":
-        return _dat(data, labels, bias, path, max_data_digits)
+        return _dat(data, labels, bias, path, max_data_digits, max_entries)
     if format == "coq":
-        return _coq(data, bias, path, max_data_digits)
+        return _coq(data, bias, path, max_data_digits, max_entries)
     if format == "csv":
-        return _csv(data, labels, bias, path, label_column, max_data_digits)
+        return _csv(data, labels, bias, path, label_column, max_data_digits, max_entries)
     return None
 
 
 def _dat(data: bytes, labels: str, bias: bool, path: str,
-         max_data_digits: int | None = None) -> Dataset | None:
+         max_data_digits: int | None = None, max_entries: int | None = None) -> Dataset | None:
     import numpy as np
 
     matrix = _matrix(np, read_numbers(data))
@@ -59,11 +60,12 @@ def _dat(data: bytes, labels: str, bias: bool, path: str,
         return None
     num, den = matrix
     return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
-                  max_data_digits)
+                  max_data_digits, max_entries)
 
 
 def _csv(data: bytes, labels: str, bias: bool, path: str,
-         label_column: int | str | None, max_data_digits: int | None = None) -> Dataset | None:
+         label_column: int | str | None, max_data_digits: int | None = None,
+         max_entries: int | None = None) -> Dataset | None:
     import numpy as np
 
 
@@ -94,7 +96,7 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
     if header and first.count(b",") + 1 != width:
         return None
     return _build(np, num[:, :-1], den[:, :-1], num[:, -1], den[:, -1], labels, bias, path,
-                  max_data_digits)
+                  max_data_digits, max_entries)
 
 
 def _one_token_per_field(np: Any, body: bytes, rows: int, width: int) -> bool:
@@ -119,7 +121,7 @@ def _one_token_per_field(np: Any, body: bytes, rows: int, width: int) -> bool:
 
 
 def _coq(data: bytes, bias: bool, path: str,
-         max_data_digits: int | None = None) -> Dataset | None:
+         max_data_digits: int | None = None, max_entries: int | None = None) -> Dataset | None:
     import numpy as np
 
     # A coq line holds one number; ratios are written "p % q" (spaces allowed around the sign).
@@ -140,7 +142,7 @@ def _coq(data: bytes, bias: bool, path: str,
     num = numbers.num[2:].reshape(n, d + 1)
     den = numbers.den[2:].reshape(n, d + 1)
     return _build(np, num[:, 1:], den[:, 1:], num[:, 0], den[:, 0], "01", bias, path,
-                  max_data_digits)
+                  max_data_digits, max_entries)
 
 
 def _matrix(np: Any, numbers: Any) -> tuple[Any, Any] | None:
@@ -169,7 +171,8 @@ def _table(np: Any, line: Any, count: int) -> tuple[int, int] | None:
 
 
 def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: str,
-           bias: bool, path: str, max_data_digits: int | None = None) -> Dataset | None:
+           bias: bool, path: str, max_data_digits: int | None = None,
+           max_entries: int | None = None) -> Dataset | None:
     # Labels: exactly ±1 (pm1) or 0/1 (01), whatever way they are written (1, 1.0, 2/2).
     if labels == "pm1":
         positive = label_num == label_den
@@ -186,6 +189,8 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
     digits = scale.bit_length() * 30103 // 100000 + 1
     if max_data_digits is not None and num.shape[0] * (num.shape[1] + 1) * digits > max_data_digits:
         return None  # too large: the careful parser says where, as a located error
+    if max_entries is not None and num.shape[0] * (num.shape[1] + 1) > max_entries:
+        return None  # likewise
     multipliers = [scale // v for v in distinct.tolist()]
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
     if scale <= _INT64_LIMIT and largest * max(multipliers) <= _INT64_LIMIT:

@@ -22,12 +22,17 @@ from typing import Iterator, Literal
 from pla.dataset import DataError, Dataset
 from pla.exact import MAX_DIGITS, MAX_EXPONENT, NumberError, is_number, parse_number
 from pla.fast_formats import FAST_PATH_MIN_BYTES, fast_dataset
+from pla.files import MAX_INPUT_BYTES, InputRefused, read_bounded, shown_path
 
 __all__ = ["load", "loads", "read_text", "FORMATS", "format_for_path", "LabelScheme", "Limits",
-           "MAX_DATA_DIGITS"]
+           "MAX_DATA_DIGITS", "MAX_ENTRIES"]
 
-#: The default bound on n × dim × (digits of the common denominator): about 40 MB of integers.
+#: The default bound on n × dim × (digits of the common denominator), and on the digits of all
+#: the numbers read: about 40 MB of integers.
 MAX_DATA_DIGITS = 100_000_000
+#: The default bound on n × dim, the entries of the expanded data (a sparse libsvm file with a
+#: large index expands to that many): about 10 MB of data in the file, a few hundred MB in memory.
+MAX_ENTRIES = 10_000_000
 
 FORMATS = ("dat", "csv", "coq", "libsvm")
 LabelScheme = Literal["pm1", "01"]
@@ -47,7 +52,11 @@ class Limits:
     ``max_digits`` (``--max-digits``): digits in one number.  ``max_exponent``
     (``--max-exponent``): |N| in ``1eN``.  ``max_data_digits`` (``--max-data-digits``): the
     examples are integers over one common denominator, so n × dim × (its digits) bounds their
-    size; many distinct prime denominators make it explode.
+    size; many distinct prime denominators make it explode.  The same budget bounds the digits
+    of all the numbers read (``9e99999`` is 100,000 digits) and n × dim (a libsvm index of
+    50,000,000 makes every row that long), checked before anything is expanded.
+    ``max_entries`` (``--max-entries``): n × dim, the numbers of the expanded data.
+    ``max_input_bytes`` (``--max-input-bytes``): the size of the file itself.
 
     >>> Limits().max_exponent
     100000
@@ -56,6 +65,8 @@ class Limits:
     max_digits: int = MAX_DIGITS
     max_exponent: int = MAX_EXPONENT
     max_data_digits: int = MAX_DATA_DIGITS
+    max_entries: int = MAX_ENTRIES
+    max_input_bytes: int = MAX_INPUT_BYTES
 
 
 def format_for_path(path: str) -> str:
@@ -86,24 +97,25 @@ def load(
     default is the last column.  ``features`` (libsvm only) fixes the number of features.
     """
     path = os.fspath(path)
-    return loads(_read_bytes(path), path=path, format=format or format_for_path(path), labels=labels,
+    return loads(_read_bytes(path, limits.max_input_bytes), path=path, format=format or format_for_path(path), labels=labels,
                  bias=bias, label_column=label_column, features=features, limits=limits)
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
+def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_INPUT_BYTES) -> str:
     """A text file's content as strict UTF-8 (a byte-order mark dropped), with located errors.
 
-    Raises :class:`~pla.dataset.DataError` for an unreadable file, invalid UTF-8 or a NUL byte,
-    naming the line.
+    Raises :class:`~pla.dataset.DataError` for an unreadable file, a file larger than
+    ``max_bytes``, a device that never ends, invalid UTF-8 or a NUL byte, naming the line.
     """
     path = os.fspath(path)
-    return _decode(_read_bytes(path), path)
+    return _decode(_read_bytes(path, max_bytes), path)
 
 
-def _read_bytes(path: str) -> bytes:
+def _read_bytes(path: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return read_bounded(path, max_bytes)
+    except InputRefused as exc:
+        raise DataError(path, 0, str(exc).removeprefix(shown_path(path) + ": ")) from None
     except OSError as exc:
         raise DataError(path, 0, f"cannot read file: {exc.strerror or exc}") from None
 
@@ -131,10 +143,11 @@ def loads(
     text = _decode(raw, path)
     if len(raw) >= FAST_PATH_MIN_BYTES and format != "libsvm":
         # Whole regular files at once; None means "irregular somewhere: read it carefully".
-        data = raw if isinstance(raw, bytes) else text.encode("utf-8")
+        data = raw if isinstance(raw, bytes) and b"\r" not in raw else text.encode("utf-8")
         fast = fast_dataset(data, format, labels="01" if format == "coq" else labels, bias=bias,
                             path=path, label_column=label_column,
-                            max_data_digits=limits.max_data_digits)
+                            max_data_digits=limits.max_data_digits,
+                            max_entries=limits.max_entries)
         if fast is not None:
             return fast
     lines = list(_data_lines(text))
@@ -169,16 +182,28 @@ class _Reader:
         self.labels = labels
         self.limits = limits
         self.row_lines: list[int] = []   # the line of each example's label, in order
+        self.digits = 0                  # about how many digits the numbers read so far have
+        self.entries = 0                 # how many numbers were read so far
 
     def error(self, line: int, message: str) -> DataError:
         return DataError(self.path, line, message)
 
     def number(self, token: str, line: int, what: str = "value") -> tuple[int, int]:
         try:
-            return parse_number(token, max_digits=self.limits.max_digits,
-                                max_exponent=self.limits.max_exponent)
+            num, den = parse_number(token, max_digits=self.limits.max_digits,
+                                    max_exponent=self.limits.max_exponent)
         except NumberError as exc:
             raise self.error(line, f"{what}: {exc}") from None
+        self.entries += 1
+        if self.entries > self.limits.max_entries:
+            raise self.error(line, f"more than {self.limits.max_entries:,} numbers "
+                                   "(see --max-entries)")
+        self.digits += (num.bit_length() + den.bit_length()) * 30103 // 100000 + 1
+        if self.digits > self.limits.max_data_digits:
+            raise self.error(line, f"the numbers up to here have about {self.digits:,} digits, "
+                                   f"more than the limit of {self.limits.max_data_digits:,} "
+                                   "(see --max-data-digits)")
+        return num, den
 
     def label(self, token: str, line: int) -> int:
         self.row_lines.append(line)
@@ -204,6 +229,8 @@ def _decode(raw: bytes | str, path: str) -> str:
             raise DataError(path, line, f"invalid UTF-8 (byte {exc.start})") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\r" in text:  # Windows (CR LF) and old Mac (CR alone) line ends are line ends
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise DataError(path, line, "binary data (NUL byte)")
@@ -345,6 +372,10 @@ def _parse_libsvm(
                                            "(indices must increase)")
             if features is not None and index > features:
                 raise reader.error(number, f"feature index {index} > --features {features}")
+            if index >= reader.limits.max_entries:
+                raise reader.error(number, f"feature index {index:,}: every example would have "
+                                           f"that many coordinates, more than the limit of "
+                                           f"{reader.limits.max_entries:,} (see --max-entries)")
             entries[index] = reader.number(value_text, number, f"feature {index}")
             previous = index
         top = max(top, previous)
@@ -352,6 +383,10 @@ def _parse_libsvm(
     d = features if features is not None else top
     if d == 0:
         raise reader.error(lines[0][0], "no features in any example")
+    if len(sparse_rows) * (d + 1) > reader.limits.max_entries:
+        raise reader.error(lines[-1][0], f"{len(sparse_rows):,} examples x {d + 1:,} coordinates "
+                                         f"exceed the limit of {reader.limits.max_entries:,} "
+                                         "numbers (see --max-entries)")
     zero = (0, 1)
     rows = [[entries.get(i, zero) for i in range(1, d + 1)] for entries in sparse_rows]
     return _Parsed(rows, labels)

@@ -11,13 +11,13 @@ distance at least γ from it are kept: (w·x + b)² ≥ γ²‖w‖², checked e
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Iterable
 
 from pla.exact import to_fraction
+from pla.files import SafeOutput
 
 __all__ = ["separable_data", "separable_sample", "SeparableSample", "write_dat", "MarginTooLarge"]
 
@@ -89,16 +89,13 @@ def _decimal(value: Fraction) -> str:
     return f"{sign}{whole}.{rest:03d}"
 
 
-def write_dat(path: str, rows: list[tuple[Fraction, ...]], labels: list[int]) -> None:
-    """Write rows and labels in the ``dat`` format (features, a tab, the label), atomically."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".data-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for x, y in zip(rows, labels):
-                handle.write(" ".join(_decimal(v) for v in x) + f"\t{y:+d}\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def write_dat(path: str, rows: list[tuple[Fraction, ...]], labels: list[int],
+              others: Iterable[str | None] = ()) -> None:
+    """Write rows and labels in the ``dat`` format (features, a tab, the label) through
+    :class:`~pla.files.SafeOutput`: atomically, never over a directory or a device, never to a
+    name in ``others`` (the command's other outputs).  Raises :class:`~pla.files.OutputRefused`.
+    """
+    with SafeOutput(path, others=others, prefix=".data-") as out:
+        for x, y in zip(rows, labels):
+            out.write(" ".join(_decimal(v) for v in x) + f"\t{y:+d}\n")
+        out.commit()

@@ -4,7 +4,8 @@ A trace is a header line, one line per update and a final summary line.  Exact n
 strings (``"3/4"``).  Every line carries ``prev``, the SHA-256 of the previous line's text (null on
 the header), so truncation, reordering, duplication and editing break the chain.  Lines go to a
 temporary file beside the target, which is renamed into place only when the trace is closed:
-normally with a ``summary`` line, or on interruption with an ``incomplete`` line.
+normally with a ``summary`` line, or on interruption with an ``incomplete`` line
+(:class:`~pla.files.SafeOutput`: an input, a directory or a device is never replaced).
 
 >>> import tempfile, os, json
 >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
@@ -20,9 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from fractions import Fraction
 from typing import Any, Iterable
+
+from pla.files import OutputRefused, SafeOutput, Terminated, signals_deferred
 
 __all__ = [
     "TRACE_FORMAT", "TRACE_VERSION", "TraceWriter", "line_hash", "exact_list", "step_record",
@@ -47,8 +49,10 @@ def exact_list(values: Iterable[Fraction | int]) -> list[str]:
     return [str(v) for v in values]
 
 
-def header_record(dataset: Any, options: Any, engine: str = "default") -> dict[str, Any]:
-    """The header line for a run of ``options`` on ``dataset``."""
+def header_record(dataset: Any, options: Any, engine: str = "default",
+                  timeout: float | None = None) -> dict[str, Any]:
+    """The header line for a run of ``options`` on ``dataset`` (``timeout``: the time budget in
+    seconds, recorded so that an audit can tell a run stopped by it from one cut short)."""
     return {
         "kind": "header",
         "format": TRACE_FORMAT,
@@ -65,6 +69,7 @@ def header_record(dataset: Any, options: Any, engine: str = "default") -> dict[s
             "w0": None if options.w0 is None else exact_list(options.w0),
             "zero": options.zero,
             "max_updates": options.max_updates,
+            "timeout": timeout,
             "engine": engine,
         },
     }
@@ -97,18 +102,21 @@ def summary_record(result: Any) -> dict[str, Any]:
 
 
 class TraceWriter:
-    """Writes a hash-chained JSON Lines trace atomically (temporary file, then rename).
+    """Writes a hash-chained JSON Lines trace through :class:`~pla.files.SafeOutput`.
 
     Use as a context manager; call :meth:`close` with the summary record.  Leaving the block
-    without closing (an exception, Ctrl-C) ends the file with an ``incomplete`` line naming the
-    reason and still renames it into place, so the trace stays valid JSON Lines.
+    without closing (Ctrl-C, SIGTERM, another exception) ends the file with an ``incomplete``
+    line naming the reason and still moves it into place, so the trace stays valid JSON Lines.
+    The finish (last record, fsync, rename) runs with signals deferred, so a trace ends with
+    exactly one of ``summary`` or ``incomplete``.  An OS error while writing (a full disk)
+    removes the temporary file and raises :class:`~pla.files.OutputRefused`.  ``inputs`` are
+    the files the run reads: the trace may not replace any of them.
     """
 
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
+                 inputs: Iterable[Any] = ()) -> None:
         self.path = os.fspath(path)
-        directory = os.path.dirname(os.path.abspath(self.path))
-        fd, self._tmp = tempfile.mkstemp(prefix=".trace-", suffix=".tmp", dir=directory)
-        self._file = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        self._out = SafeOutput(self.path, inputs=inputs, prefix=".trace-")
         self._prev: str | None = None
         self.lines = 0
         self._closed = False
@@ -116,59 +124,76 @@ class TraceWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record, chaining it to the previous line."""
-        record = dict(record)
-        record["prev"] = self._prev
-        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
-        self._file.write(text + "\n")
+        text = self._line(record)
+        self._out.write(text + "\n")
         self._prev = line_hash(text)
         self.lines += 1
 
+    def _line(self, record: dict[str, Any]) -> str:
+        record = dict(record)
+        record["prev"] = self._prev
+        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+
     def close(self, summary: dict[str, Any]) -> None:
         """Write the summary (with the count of lines before it) and move the file into place."""
-        self._finish(dict(summary, lines=self.lines))
+        with signals_deferred():
+            self._finish(dict(summary, lines=self.lines))
 
     def abort(self, reason: str) -> None:
         """End the trace with an ``incomplete`` line and move it into place.
 
         An interruption may land between writing a line and remembering its hash, or in the
-        middle of a line, so the chain is re-read from the file itself: a partial last line is
-        dropped and ``prev`` is the hash of the last complete line.
+        middle of a line, so the chain is re-read from the temporary file itself: a partial last
+        line is dropped and ``prev`` is the hash of the last complete line.  (Written in place,
+        to a device or a pipe, the file cannot be re-read and the remembered hash is used.)
         """
         if self._closed:
             return
-        self._file.flush()
-        with open(self._tmp, "rb+") as handle:
-            content = handle.read()
-            keep = content.rfind(b"\n") + 1
-            handle.truncate(keep)
-        complete = content[:keep].decode("utf-8").splitlines()
-        self._prev = line_hash(complete[-1]) if complete else None
-        self.lines = len(complete)
-        self._file.seek(0, os.SEEK_END)
-        self._finish({"kind": "incomplete", "reason": reason, "lines": self.lines})
+        with signals_deferred():
+            temporary = self._out.temporary
+            if temporary is not None:
+                try:
+                    self._out.file.flush()
+                    with open(temporary, "rb+") as handle:
+                        content = handle.read()
+                        keep = content.rfind(b"\n") + 1
+                        handle.truncate(keep)
+                except OSError as exc:
+                    self.discard()
+                    raise self._out.refused(exc) from None
+                complete = content[:keep].decode("utf-8").splitlines()
+                self._prev = line_hash(complete[-1]) if complete else None
+                self.lines = len(complete)
+                self._out.file.seek(0, os.SEEK_END)
+            self._finish({"kind": "incomplete", "reason": reason, "lines": self.lines})
 
     def discard(self) -> None:
         """Remove the temporary file without producing a trace."""
         if not self._closed:
             self._closed = True
-            self._file.close()
-            os.unlink(self._tmp)
+            self._out.discard()
 
     def _finish(self, record: dict[str, Any]) -> None:
         if self._closed:
             return
-        self.write(record)
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        os.replace(self._tmp, self.path)
         self._closed = True
+        self._out.commit(self._line(record) + "\n")
 
     def __enter__(self) -> "TraceWriter":
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        if not self._closed:
-            reason = "interrupted" if exc_type is KeyboardInterrupt else (
-                f"stopped by {exc_type.__name__}" if exc_type is not None else "not closed")
-            self.abort(reason)
+        if self._closed:
+            return
+        if isinstance(exc, (OSError, OutputRefused)):
+            self.discard()
+            if isinstance(exc, OSError):
+                raise self._out.refused(exc) from None
+            return
+        if exc_type is Terminated:
+            reason = "terminated (SIGTERM)"
+        elif exc_type is KeyboardInterrupt:
+            reason = "interrupted"
+        else:
+            reason = f"stopped by {exc_type.__name__}" if exc_type is not None else "not closed"
+        self.abort(reason)

@@ -98,9 +98,14 @@ def test_the_report_is_a_frozen_record():
 
 
 def _full_checks(check_every=None, paranoid=False):
+    """Every comparison the monitor made (its running ``checks``, engine vectors included; the
+    report counts only the proof's inequalities, :func:`inequalities_checked`)."""
     options = pla.RunOptions(order="first")
     kwargs = {} if check_every is None else {"check_every": check_every}
-    return _monitored(TEXTBOOK, options, WSTAR, paranoid=paranoid, **kwargs)[1].checks
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR, paranoid=paranoid, **kwargs)
+    report = monitor.finish(pla.run(TEXTBOOK, options=options, on_step=monitor))
+    assert report.checks == 7 * 9 + 4
+    return monitor.checks
 
 
 def test_the_engine_vectors_are_compared_every_check_every_updates():

@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -61,8 +62,46 @@ _SUMMARY_KEYS = {"kind", "updates", "epochs", "halted", "stopped_by", "w", "line
 _INCOMPLETE_KEYS = {"kind", "reason", "lines", "prev"}
 
 
+#: JSON nesting deeper than this is refused before parsing (a genuine line nests 3 deep).
+MAX_TRACE_DEPTH = 8
+#: Digits of a bare JSON number (t, index, counts; exact values are strings, bounded by
+#: --max-digits): a longer one is refused before it is converted.
+MAX_TRACE_INT_DIGITS = 30
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
 class TraceUnreadable(ValueError):
     """The input is not a pla-verify trace at all (missing, not text, no header line)."""
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_TRACE_INT_DIGITS:
+        raise _Fail("format", f"a JSON number with {len(text):,} digits (at most "
+                              f"{MAX_TRACE_INT_DIGITS} in a trace; exact values are strings)")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > MAX_TRACE_INT_DIGITS:
+        raise _Fail("format", f"a JSON number of {len(text):,} characters")
+    return float(text)
+
+
+def _trace_json(line: str) -> Any:
+    """One trace line parsed, with bounded nesting and bounded bare numbers (raises _Fail)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", line)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_TRACE_DEPTH:
+                raise _Fail("format", f"JSON nested more than {MAX_TRACE_DEPTH} deep")
+    try:
+        return json.loads(line, parse_int=_bounded_int, parse_float=_bounded_float)
+    except (ValueError, RecursionError):
+        raise _Fail("format", "not valid JSON") from None
 
 
 @dataclass(frozen=True)
@@ -210,35 +249,43 @@ class _Replay:
         return [Fraction(v, self.D) for v in self.W]
 
 
-def audit(path: str, dataset: Any, wf: str = "maxmargin") -> AuditReport:
+def audit(path: str, dataset: Any, wf: str = "maxmargin",
+          max_bytes: int | None = None) -> AuditReport:
     """Audit the trace file at ``path`` against ``dataset``; see the module documentation.
 
-    Raises :class:`TraceUnreadable` when the file is not a readable pla-verify trace.
+    Raises :class:`TraceUnreadable` when the file is not a readable pla-verify trace, is
+    larger than ``max_bytes`` (default :data:`pla.files.MAX_INPUT_BYTES`) or is a device that
+    never ends.
     """
+    from pla.files import MAX_INPUT_BYTES, InputRefused, read_bounded, shown_path
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bounded(path, max_bytes or MAX_INPUT_BYTES)
+    except InputRefused as exc:
+        raise TraceUnreadable(str(exc)) from None
     except OSError as exc:
-        raise TraceUnreadable(f"{path}: cannot read: {exc.strerror}") from None
+        raise TraceUnreadable(f"{shown_path(path)}: cannot read: {exc.strerror}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise TraceUnreadable(f"{path}:1: not UTF-8 text") from None
+        raise TraceUnreadable(f"{shown_path(path)}:1: not UTF-8 text") from None
     return audit_text(text, dataset, wf=wf, path=path)
 
 
 def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<trace>"
                ) -> AuditReport:
     """Audit a trace given as text (see :func:`audit`)."""
+    from pla.files import shown_path
+    path = shown_path(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if not lines:
         raise TraceUnreadable(f"{path}:1: empty file, not a pla-verify trace")
     try:
-        header = json.loads(lines[0])
-    except ValueError:
-        raise TraceUnreadable(f"{path}:1: not JSON, not a pla-verify trace") from None
+        header = _trace_json(lines[0])
+    except _Fail as failure:
+        raise TraceUnreadable(f"{path}:1: {failure.message}, not a pla-verify trace") from None
     if not isinstance(header, dict) or header.get("kind") != "header" or \
             header.get("format") != "pla-verify-trace":
         raise TraceUnreadable(f"{path}:1: not a pla-verify trace header")
@@ -253,10 +300,7 @@ def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<tra
             if state.ended:
                 raise _Fail("structure", "a line after the trace's last line "
                                          f"({state.ended} line)")
-            try:
-                record = json.loads(line)
-            except ValueError:
-                raise _Fail("format", "not valid JSON") from None
+            record = _trace_json(line)
             if not isinstance(record, dict):
                 raise _Fail("format", "not a JSON object")
             expected = hashlib.sha256(previous.encode("utf-8")).hexdigest()
@@ -310,10 +354,16 @@ class _Audit:
             if h.get(key) != value or type(h.get(key)) is not type(value):
                 raise _Fail("data", f"{key} = {h.get(key)!r}, the data have {value!r}")
         o = h.get("options")
-        if not isinstance(o, dict) or set(o) != {"order", "seed", "eta", "w0", "zero",
-                                                  "max_updates", "engine"}:
+        keys = {"order", "seed", "eta", "w0", "zero", "max_updates", "engine"}
+        if not isinstance(o, dict) or set(o) not in (keys, keys | {"timeout"}):
             raise _Fail("format", "options must have order, seed, eta, w0, zero, max_updates, "
-                                  "engine")
+                                  "engine (and timeout)")
+        timeout = o.get("timeout")
+        if timeout is not None and (type(timeout) not in (int, float) or not timeout > 0
+                                    or timeout == float("inf")):
+            raise _Fail("format", f"timeout must be null or a positive number of seconds, not "
+                                  f"{timeout!r}")
+        self.timeout = timeout
         eta = _exact(o["eta"], "eta")
         w0 = None if o["w0"] is None else tuple(_vector(o["w0"], ds.dim, "w0"))
         if o["engine"] not in ENGINES:
@@ -434,6 +484,9 @@ class _Audit:
             raise _Fail("summary", f"halted = true, but stopped_by = {stopped_by!r}")
         if not halted and stopped_by not in ("max-updates", "timeout"):
             raise _Fail("summary", "halted = false needs stopped_by max-updates or timeout")
+        if stopped_by == "timeout" and self.timeout is None:
+            raise _Fail("budget", "stopped_by = 'timeout', but the header records no time "
+                                  "budget (options.timeout is null)")
         if not halted:
             if stopped_by == "max-updates" and updates != self.options.max_updates:
                 raise _Fail("summary", f"halted = false after {updates} updates, below "

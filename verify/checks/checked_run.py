@@ -127,7 +127,8 @@ def report_lines(report: MonitorReport) -> list[str]:
     lines = []
     if report.wf is None:
         lines.append(f"proof    w_f: {report.wf_kind}")
-        lines.append(f"         PLA cannot halt; checked the w_f-free inequalities with "
+        lines.append(f"         no w separates the data (what that means for halting under "
+                     f"each --zero: `pla certify`); checked the w_f-free inequalities with "
                      f"R^2 = max ||x_n||^2 = {format_number(report.R2)}")
     else:
         lines.append(f"proof    w_f = {format_vector(report.wf)}: {report.wf_kind}")

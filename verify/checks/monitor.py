@@ -47,7 +47,8 @@ from math import floor, gcd, isqrt, lcm
 from operator import mul
 from typing import Any, Sequence
 
-__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT"]
+__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
+           "inequalities_checked", "INEQUALITIES_PER_UPDATE"]
 
 #: Without ``paranoid``, the engine's vectors are compared with the monitor's every this many updates.
 DEFAULT_CHECK_EVERY = 256
@@ -88,6 +89,31 @@ class ProofViolation(Exception):
             where = "end of run"
         text = f"{where}: {inequality} fails: {lhs} {relation} {rhs} is false"
         super().__init__(text + (f" ({detail})" if detail else ""))
+
+
+#: The proof's inequalities checked at each update, with a reference separator w_f: the score
+#: w_t.x_n, the mistake rule (with the hypothesis y_n w_t.x_n <= 0), the norm identity,
+#: ||w_{t+1}||^2 <= ||w_t||^2 + eta^2 R^2, ||w_{t+1}||^2 <= (t+1) eta^2 R^2,
+#: w_f.w_{t+1} >= w_f.w_t + eta rho, w_f.w_{t+1} >= (t+1) eta rho, the cosine bound and
+#: t+1 <= the bound (generalised forms when w0 != 0).  (``Monitor.checks``, the running count,
+#: also counts the comparisons of the engine's vectors.)
+INEQUALITIES_PER_UPDATE = 9
+#: The same without w_f (non-separable data): the first five.
+INEQUALITIES_PER_UPDATE_WITHOUT_WF = 5
+
+
+def inequalities_checked(updates: int, has_wf: bool, halted: bool) -> int:
+    """The one definition of the "inequalities checked" count that ``pla run --check`` and
+    ``pla audit`` report: the proof's inequalities per update, plus at the end T = the checked
+    updates, the final w = the last w_{t+1}, (halted) no mistake left and (with w_f) T <= the
+    bound.  Comparisons of the engine's vectors (every update with ``--paranoid`` and in an
+    audit, periodically otherwise) check the engine, not the proof, and are not counted.
+
+    >>> inequalities_checked(29, True, True)
+    265
+    """
+    per_update = INEQUALITIES_PER_UPDATE if has_wf else INEQUALITIES_PER_UPDATE_WITHOUT_WF
+    return updates * per_update + 2 + int(halted) + int(has_wf)
 
 
 @dataclass(frozen=True)
@@ -411,6 +437,7 @@ class Monitor:
         return MonitorReport(
             wf=self.wf, wf_kind=self.wf_kind, rho=self.rho, R2=self.R2, norm2=self.norm2,
             gamma2=gamma2, bound=bound, bound_updates=bound_updates, classical=self.classical,
-            classical_bound=classical_bound, updates=T, checks=self.checks, violations=0,
+            classical_bound=classical_bound, updates=T,
+            checks=inequalities_checked(T, self.wf is not None, result.halted), violations=0,
             hypothesis=HYPOTHESIS_TEXT[self.zero],
         )

@@ -1055,14 +1055,20 @@ def check_markdown_text(text: str, path: str = "<text>") -> list[FileClaim]:
 
 
 def check_markdown_file(path: str | Path) -> list[FileClaim]:
-    """Decide every claim block of a Markdown file (dependencies resolved within the file)."""
-    text = Path(path).read_text(encoding="utf-8")
-    return resolve_dependencies(check_markdown_text(text, str(path)))
+    """Decide every claim block of a Markdown file (dependencies resolved within the file; read
+    with :func:`pla.files.read_bounded`: at most 256 MiB, never a device that does not end)."""
+    return resolve_dependencies(check_markdown_text(_read_markdown(path), str(path)))
 
 
 def check_markdown_files(paths: list[str | Path]) -> list[FileClaim]:
     """Decide every claim block of several files; ``uses:`` may name a claim of any of them."""
     found: list[FileClaim] = []
     for path in paths:
-        found.extend(check_markdown_text(Path(path).read_text(encoding="utf-8"), str(path)))
+        found.extend(check_markdown_text(_read_markdown(path), str(path)))
     return resolve_dependencies(found)
+
+
+def _read_markdown(path: str | Path) -> str:
+    from pla.files import read_bounded
+
+    return read_bounded(path).decode("utf-8")

@@ -12,8 +12,9 @@ import argparse
 import json
 from typing import Any
 
+from pla.files import shown_path
 from verify.cli.usage import UsageError
-from verify.cli.data_arguments import add_data_arguments, load_dataset
+from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
 
 __all__ = ["register", "handle", "audit_json"]
 
@@ -36,6 +37,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="the reference separator w_f for the proof inequalities "
                              "(default maxmargin)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    expect = parser.add_argument_group(
+        "what you were promised", "a trace shows a consistent run, not that the run was not cut "
+        "short: a genuine trace truncated and re-sealed as 'stopped by timeout' is consistent. "
+        "Pin the outcome you were promised (exit code 1 when the audited run differs)")
+    expect.add_argument("--expect-updates", type=non_negative_int, metavar="N",
+                        help="the run made exactly N updates")
+    expect.add_argument("--expect-halted", choices=("yes", "no"),
+                        help="the run halted (yes) or stopped at a budget (no)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -66,26 +75,44 @@ def handle(args: argparse.Namespace) -> int:
         raise UsageError("pla audit --wf: use maxmargin, lp or a weights file")
     dataset = load_dataset(args)
     try:
-        report = audit(args.trace, dataset, wf=args.wf)
+        report = audit(args.trace, dataset, wf=args.wf, max_bytes=args.max_input_bytes)
     except TraceUnreadable as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps(audit_json(report, args.trace), indent=2))
+        fields = audit_json(report, args.trace)
+        if report.status == "ok":
+            fields["not_as_expected"] = broken_promises(report, args)
+        print(json.dumps(fields, indent=2))
     elif report.status == "ok":
         halted = ("halted: no mistake left" if report.halted else
                   "NOT halted: the budget was used up with a mistake left")
-        print(f"audit    {args.trace}: OK, every check holds ({report.checks} checks on "
+        print(f"audit    {shown_path(args.trace)}: OK, every check holds ({report.checks} checks on "
               f"{report.lines} lines)")
         print(f"run      {report.updates} updates, {report.epochs} epochs, {halted}")
         if report.proof is not None:
             from verify.checks.checked_run import report_lines
             print("\n".join(report_lines(report.proof)))
     elif report.status == "incomplete":
-        print(f"audit    {args.trace}: INCOMPLETE: the run did not finish (reason: "
+        print(f"audit    {shown_path(args.trace)}: INCOMPLETE: the run did not finish (reason: "
               f"{report.incomplete_reason}); the {report.steps} recorded updates hold "
               f"({report.checks} checks), but there is no summary to check")
     else:
-        print(f"audit    {args.trace}: FAILED at {report.failure}")
+        print(f"audit    {shown_path(args.trace)}: FAILED at {report.failure}")
     if report.status == "ok":
-        return 0
+        broken = broken_promises(report, args)
+        for promise in broken:
+            print(f"audit    {shown_path(args.trace)}: NOT AS EXPECTED: {promise}")
+        return 1 if broken else 0
     return EXIT_INCOMPLETE if report.status == "incomplete" else 1
+
+
+def broken_promises(report: Any, args: argparse.Namespace) -> list[str]:
+    """The ``--expect-updates``/``--expect-halted`` that the (consistent) run does not meet."""
+    broken = []
+    if args.expect_updates is not None and report.updates != args.expect_updates:
+        broken.append(f"--expect-updates {args.expect_updates}, but the run made "
+                      f"{report.updates} updates")
+    if args.expect_halted is not None and report.halted != (args.expect_halted == "yes"):
+        broken.append(f"--expect-halted {args.expect_halted}, but the run "
+                      + ("halted" if report.halted else "did not halt"))
+    return broken

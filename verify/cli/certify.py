@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any, Sequence
 
+from pla.files import shown_path
 from pla.exact import format_vector
 from verify.cli.data_arguments import add_data_arguments, load_dataset
 
@@ -26,8 +27,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                     "checked by the trusted kernel: the max-margin separator w* with its KKT "
                     "multipliers (and Novikoff's bound R^2 ||w*||^2 / rho^2, the smallest over "
                     "all separators), or a Gordan certificate lambda >= 0, lambda != 0, "
-                    "sum lambda_n y_n x_n = 0 proving that no separator exists and PLA cannot "
-                    "halt.  With --weights, check the given weights exactly instead.  Exit code "
+                    "sum lambda_n y_n x_n = 0 proving that no separator exists (and, for each "
+                    "--zero convention, exactly what that says about PLA halting).  With --weights, check the given weights exactly instead.  Exit code "
                     "0 when the certificate checks or the given weights separate, 1 when the "
                     "given weights do not separate, 2 on bad input.",
     )
@@ -80,17 +81,20 @@ def certificate_json(certificate: Any) -> dict[str, Any]:
             "bound_updates": certificate.bound_updates}
 
 
-def _certificate_lines(certificate: Any) -> list[str]:
+def _certificate_lines(certificate: Any, labels: Sequence[int] = ()) -> list[str]:
     if not certificate.separable:
+        from verify.cli.gordan_halting import halting_sentence
+
         support = certificate.support
+        support_labels = [labels[i] for i in support] if labels else []
         return [
             "verdict   NOT linearly separable: Gordan certificate checked by the kernel",
             f"lambda    rows {_rows(support, certificate.lam)} (1-based; lambda = 0 elsewhere)",
             "          lambda >= 0, lambda != 0 and sum_n lambda_n y_n x_n = 0, so for every w",
             "          sum_n lambda_n y_n w.x_n = 0: some of these rows has y_n w.x_n <= 0 and no w",
-            "          separates the data.  PLA cannot halt on these data (it stops only at",
-            "          --max-updates); `pla pocket` keeps the best w it meets.",
-        ]
+            "          separates the data; `pla pocket` keeps the best w it meets.",
+        ] + [f"{'halting' if k == 0 else '':<10}{halting_sentence(zero, support_labels)}"
+             for k, zero in enumerate(("mistake", "positive", "negative", "correct"))]
     if certificate.kind == "max-margin":
         lines = [
             "verdict   linearly separable: max-margin certificate checked by the kernel",
@@ -147,12 +151,12 @@ def handle(args: argparse.Namespace) -> int:
         print(json.dumps(fields, indent=2))
     else:
         bias = " (+ bias x0 = 1)" if dataset.bias else ""
-        print(f"data      {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+        print(f"data      {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
               f"sha256 {dataset.fingerprint[:16]}")
         if verdict is None:
-            print("\n".join(_certificate_lines(certificate)))
+            print("\n".join(_certificate_lines(certificate, dataset.labels)))
         else:
-            print(f"weights   {args.weights}: {format_vector(verdict.w)}   (bias first)")
+            print(f"weights   {shown_path(args.weights)}: {format_vector(verdict.w)}   (bias first)")
             if verdict.separates:
                 s = verdict.separator
                 print("verdict   the given w separates the data (checked exactly by the kernel)")

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pla.files import read_bounded, shown_path
+
 __all__ = ["register", "handle", "markdown_files"]
 
 
@@ -55,11 +57,11 @@ def handle(args: argparse.Namespace) -> int:
     files = markdown_files(args.files)
     for path in files:
         try:
-            path.read_text(encoding="utf-8")
+            read_bounded(path).decode("utf-8")  # fails early and clearly, one file at a time
         except OSError as exc:
-            raise UsageError(f"{path}: {exc.strerror}") from None
+            raise UsageError(f"{shown_path(path)}: {exc.strerror}") from None
         except UnicodeDecodeError:
-            raise UsageError(f"{path}: not UTF-8 text") from None
+            raise UsageError(f"{shown_path(path)}: not UTF-8 text") from None
     found = check_markdown_files([str(p) for p in files])
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
@@ -76,11 +78,11 @@ def handle(args: argparse.Namespace) -> int:
     else:
         for c in found:
             note = "" if c.passed or c in invalid else f"  [FAILS: {'; '.join(c.problems)}]"
-            print(f"{c.location}: {c.verdict.explain()}{note}")
+            print(f"{shown_path(c.location)}: {c.verdict.explain()}{note}")
         passed = len(found) - len(failed) - len(invalid)
         print(f"{passed} of {len(found)} claims as expected")
     for c in invalid:
-        print(f"pla: error: {c.path}:{c.line}: {c.block.error or c.verdict.reason}",
+        print(f"pla: error: {shown_path(c.path)}:{c.line}: {c.block.error or c.verdict.reason}",
               file=sys.stderr)
     if failed:
         return 1

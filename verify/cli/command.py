@@ -3,9 +3,9 @@
 Each subcommand lives in ``verify/cli/<name>.py`` and exposes ``register(subparsers)``; its
 handler, set with ``set_defaults(handler=...)``, returns the exit code.
 
-Exit codes: 0 ok; 1 a check on given weights, a claim or a proof failed; 2 bad input or usage;
-3 ``--max-updates`` reached without halting; 4 a proof inequality was violated; 5 ``pla audit``:
-the trace is incomplete (an interrupted run); 130 interrupted.
+Exit codes: one table, :data:`verify.cli.exit_codes.EXIT_CODES`.  The verdict decides the exit
+code whatever happens to standard output: a reader that leaves (``pla claims x.md | head``) or a
+full device shortens the output, never turns a failure into 0.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
-from typing import Sequence
+from typing import Any, NoReturn, Sequence
 
+from verify.cli import exit_codes
 from verify.cli.usage import UsageError
 
 __all__ = ["main", "run_main", "build_parser", "COMMANDS"]
@@ -24,12 +26,23 @@ __all__ = ["main", "run_main", "build_parser", "COMMANDS"]
 COMMANDS = ("run", "make_data", "certify", "audit", "pocket", "proof", "claims")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, except that a usage error is one line, ``pla: error: ...`` (no usage block),
+    with a pointer to ``--help``; exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"pla: error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        raise SystemExit(exit_codes.USAGE)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (used by ``main`` and by the generated CLI reference)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="pla",
         description="Exact Perceptron Learning Algorithm runs, checked against the convergence "
                     "proof at every step.",
+        epilog=exit_codes.exit_codes_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from pla import __version__
     parser.add_argument("--version", action="version", version=f"pla-verify {__version__}")
@@ -40,38 +53,104 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class GuardedStdout:
+    """Standard output that never raises: when the reader has left (a closed pipe) or the
+    device is full, the rest of the output is dropped and the error remembered, so that the
+    command's verdict still decides the exit code."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        if self.error is None:
+            try:
+                return self.stream.write(text)
+            except OSError as exc:
+                self._drop(exc)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.stream.flush()
+            except OSError as exc:
+                self._drop(exc)
+
+    def _drop(self, exc: OSError) -> None:
+        self.error = exc
+        try:  # whatever is still buffered goes nowhere, also at interpreter exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    from pla.files import Terminated
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pla`` console script; returns (and exits with) the exit code."""
+    original_stdout = sys.stdout
+    guarded = GuardedStdout(original_stdout)
+    sys.stdout = guarded
+    previous_sigterm = None
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        previous_sigterm = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = _main(argv)
+        guarded.flush()
+    finally:
+        sys.stdout = original_stdout
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)
+    if guarded.error is not None and not isinstance(guarded.error, BrokenPipeError):
+        print(f"pla: error: standard output: cannot write: "
+              f"{guarded.error.strerror or guarded.error}", file=sys.stderr)
+        if code == exit_codes.OK:
+            code = exit_codes.USAGE
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from pla.dataset import DataError
+    from pla.files import InputRefused, OutputRefused, Terminated, shown_path
     from pla.perceptron import OptionError
     from verify.checks.monitor import ProofViolation
 
-    # Exact results may have more digits than CPython's default int<->str limit (4300).
+    # Exact results may have more digits than CPython's default int<->str limit (4300); every
+    # reader bounds the digits of what it parses itself (--max-digits).
     sys.set_int_max_str_digits(0)
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        code = args.handler(args)
-    except DataError as exc:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        return args.handler(args)
+    except (DataError, OptionError, UsageError, InputRefused, OutputRefused) as exc:
         print(f"pla: error: {exc}", file=sys.stderr)
-        code = 2
-    except (OptionError, UsageError) as exc:
-        print(f"pla: error: {exc}", file=sys.stderr)
-        code = 2
+        return exit_codes.USAGE
     except ProofViolation as exc:
         print(f"pla: proof violation: {exc}", file=sys.stderr)
-        code = 4
+        return exit_codes.PROOF_VIOLATION
+    except Terminated:
+        print("pla: terminated (SIGTERM)", file=sys.stderr)
+        return exit_codes.TERMINATED
     except KeyboardInterrupt:
         print("pla: interrupted", file=sys.stderr)
-        code = 130
-    except BrokenPipeError:  # `pla run ... | head`: the reader left; say nothing more
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return code
+        return exit_codes.INTERRUPTED
+    except MemoryError:
+        print("pla: error: out of memory (see the limits on docs/reliability.md)",
+              file=sys.stderr)
+        return exit_codes.USAGE
+    except OSError as exc:  # e.g. a fork that fails, a file that vanished
+        where = f"{shown_path(exc.filename)}: " if exc.filename else ""
+        print(f"pla: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return exit_codes.USAGE
 
 
 def run_main() -> None:  # pragma: no cover - console-script shim

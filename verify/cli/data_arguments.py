@@ -7,7 +7,7 @@ import argparse
 import pla
 from pla.dataset import Dataset
 
-__all__ = ["add_data_arguments", "load_dataset", "positive_int", "non_negative_int",
+__all__ = ["add_data_arguments", "load_dataset", "limits_from_args", "positive_int", "non_negative_int",
            "positive_seconds"]
 
 
@@ -72,13 +72,29 @@ def add_data_arguments(parser: argparse.ArgumentParser, *, name: str = "data",
                        default=pla.formats.MAX_DATA_DIGITS, metavar="N",
                        help="refuse data whose examples x coordinates x digits of their common "
                             f"denominator exceed N (default {pla.formats.MAX_DATA_DIGITS:,})")
+    group.add_argument("--max-entries", type=positive_int, default=pla.formats.MAX_ENTRIES,
+                       metavar="N", help="refuse data with more than N numbers once expanded "
+                                         f"(examples x coordinates; default "
+                                         f"{pla.formats.MAX_ENTRIES:,})")
+    group.add_argument("--max-input-bytes", type=positive_int,
+                       default=pla.formats.MAX_INPUT_BYTES, metavar="N",
+                       help="refuse input files larger than N bytes (default "
+                            f"{pla.formats.MAX_INPUT_BYTES:,}); devices that never end, like "
+                            "/dev/zero, are always refused")
     group.add_argument("--features", type=positive_int, metavar="D",
                        help="libsvm: the number of features (default: the largest index)")
 
 
+def limits_from_args(args: argparse.Namespace) -> "pla.formats.Limits":
+    """The :class:`pla.formats.Limits` of the shared reading options."""
+    return pla.formats.Limits(max_digits=args.max_digits, max_exponent=args.max_exponent,
+                              max_data_digits=args.max_data_digits,
+                              max_entries=args.max_entries,
+                              max_input_bytes=args.max_input_bytes)
+
+
 def load_dataset(args: argparse.Namespace, name: str = "data") -> Dataset:
     """Load the data file named by ``args.<name>`` with the shared reading options."""
-    limits = pla.formats.Limits(max_digits=args.max_digits, max_exponent=args.max_exponent,
-                                max_data_digits=args.max_data_digits)
+    limits = limits_from_args(args)
     return pla.load(getattr(args, name), args.format, labels=args.labels, bias=args.bias,
                     label_column=args.label_column, features=args.features, limits=limits)

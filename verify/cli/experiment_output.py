@@ -13,6 +13,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from pla.files import shown_path
 from pla.experiments import SEED_STRIDE, default_jobs
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import non_negative_int, positive_int
@@ -20,7 +21,9 @@ from verify.cli.progress_bar import ProgressBar, progress_enabled
 
 __all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
            "check_runs_need_random_order",
-           "progress_bar", "seed_rule_text", "non_separability_notice"]
+           "progress_bar", "seed_rule_text", "non_separability_notice", "gordan_certificate",
+           "certificate_notice",
+           "run_count", "job_count", "MAX_RUNS", "MAX_JOBS"]
 
 
 def decimal_text(value: Fraction, places: int = 4) -> str:
@@ -43,15 +46,47 @@ def exact_and_decimal(value: Fraction, places: int = 4) -> str:
     return f"{decimal_text(value, places)} ({value})"
 
 
+#: At most this many runs (every run's result is kept in memory, about 200 bytes each).
+MAX_RUNS = 1_000_000
+#: At most this many worker processes.
+MAX_JOBS = 256
+
+
+def run_count(text: str) -> int:
+    """argparse type of ``--runs``: 1 ≤ K ≤ MAX_RUNS.
+
+    >>> run_count("10")
+    10
+    """
+    value = positive_int(text)
+    if value > MAX_RUNS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_RUNS:,} runs (every run's result is "
+                                         f"kept in memory), not {value:,}")
+    return value
+
+
+def job_count(text: str) -> int:
+    """argparse type of ``--jobs``: 0 ≤ J ≤ MAX_JOBS.
+
+    >>> job_count("0")
+    0
+    """
+    value = non_negative_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_JOBS} worker processes, not {value:,}")
+    return value
+
+
 def add_run_count_arguments(group: argparse._ArgumentGroup, *, runs_default: int | None) -> None:
     """``--runs K``, ``--jobs J`` and ``--quiet``."""
-    group.add_argument("--runs", type=positive_int, default=runs_default, metavar="K",
-                       help=f"K independent runs; run k uses the seed S + {SEED_STRIDE:,}*k "
-                            "(k = 0..K-1), so run 0 is the single run with --seed S"
-                            + (f" (default {runs_default})" if runs_default else ""))
-    group.add_argument("--jobs", type=non_negative_int, default=1, metavar="J",
-                       help="worker processes (default 1; 0 = one per CPU); the results do "
-                            "not depend on J")
+    group.add_argument("--runs", type=run_count, default=runs_default, metavar="K",
+                       help=f"K independent runs (at most {MAX_RUNS:,}); run k uses the seed "
+                            f"S + {SEED_STRIDE:,}*k (k = 0..K-1), so run 0 is the single run "
+                            "with --seed S" + (f" (default {runs_default})" if runs_default
+                                               else ""))
+    group.add_argument("--jobs", type=job_count, default=1, metavar="J",
+                       help=f"worker processes (default 1; 0 = one per CPU; at most {MAX_JOBS}); "
+                            "the results do not depend on J")
     group.add_argument("--quiet", action="store_true",
                        help="no progress bar (it is drawn on stderr only when stderr is a "
                             "terminal)")
@@ -87,11 +122,44 @@ def seed_rule_text(seed: int, runs: int) -> str:
     return f"seeds {seed} + {SEED_STRIDE}*k, k = 0..{runs - 1}"
 
 
-def non_separability_notice(dataset: Any, data_argument: str, max_updates: int) -> str | None:
-    """A message when ``dataset`` is certified non-separable (kernel-checked Gordan certificate).
+def non_separability_notice(dataset: Any, data_argument: str, max_updates: int,
+                            zero: str = "mistake") -> str | None:
+    """A message when ``dataset`` is certified non-separable (kernel-checked Gordan certificate),
+    saying exactly what that proves about halting under ``zero``
+    (:mod:`verify.cli.gordan_halting`).
 
     Returns None when the data are separable or when no certificate code is available.
     """
+    found = gordan_certificate(dataset)
+    return None if found is None else certificate_notice(found, dataset, data_argument,
+                                                         max_updates, zero)
+
+
+def certificate_notice(found: Any, dataset: Any, data_argument: str, max_updates: int | None,
+                       zero: str) -> str:
+    """The notice of :func:`non_separability_notice` for a certificate already found
+    (``max_updates`` None: the run is not started, so nothing is said about where it stops)."""
+    from verify.cli.gordan_halting import cannot_halt, halting_sentence
+
+    support_labels = [dataset.labels[i] for i in found.support]
+    rows = len(found.support)
+    if max_updates is None:
+        then = ""
+    elif cannot_halt(zero, support_labels):
+        then = f"; it will stop at --max-updates {max_updates:,}"
+    else:
+        then = f"; it may halt or stop at --max-updates {max_updates:,}"
+    return (f"pla: the data are NOT linearly separable: no w classifies every example (a Gordan "
+            f"certificate, lambda >= 0 on {rows} rows with sum lambda_n y_n x_n = 0, checked by "
+            f"the kernel)\n"
+            f"pla: {halting_sentence(zero, support_labels)}{then}\n"
+            f"pla: `pla certify {shown_path(data_argument)}` shows the certificate; "
+            f"`pla pocket {shown_path(data_argument)} --updates N` keeps the best w it meets")
+
+
+def gordan_certificate(dataset: Any) -> Any:
+    """The kernel-checked Gordan certificate of ``dataset`` (``NonSeparable``), or None when the
+    data are separable, the search fails, or no certificate code is available."""
     try:
         from verify.search.certificates import NonSeparable, certify
     except ModuleNotFoundError:  # pragma: no cover - certificates not part of this build
@@ -100,12 +168,4 @@ def non_separability_notice(dataset: Any, data_argument: str, max_updates: int) 
         verdict = certify(dataset, method="lp")
     except Exception:  # untrusted search failed: say nothing rather than something unchecked
         return None
-    if not isinstance(verdict, NonSeparable):
-        return None
-    rows = len(verdict.support)
-    return (f"pla: the data are NOT linearly separable: no w classifies every example (a Gordan "
-            f"certificate, lambda >= 0 on {rows} rows with sum lambda_n y_n x_n = 0, checked by "
-            f"the kernel)\n"
-            f"pla: PLA cannot halt on these data; it will stop at --max-updates {max_updates:,}\n"
-            f"pla: `pla certify {data_argument}` shows the certificate; "
-            f"`pla pocket {data_argument} --updates N` keeps the best w it meets")
+    return verdict if isinstance(verdict, NonSeparable) else None

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from pla.exact import NumberError, parse_fraction
+from pla.files import shown_path
 from pla.generate import MarginTooLarge, separable_data, write_dat
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import positive_int
@@ -51,11 +52,8 @@ def handle(args: argparse.Namespace) -> int:
         rows, labels = separable_data(args.n, args.d, margin, args.seed)
     except MarginTooLarge as exc:
         raise UsageError(str(exc)) from None
-    try:
-        write_dat(args.out, rows, labels)
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+    write_dat(args.out, rows, labels)
     positives = sum(1 for y in labels if y > 0)
-    print(f"wrote {args.out}: {args.n} points, {args.d} features, margin >= {margin}, "
+    print(f"wrote {shown_path(args.out)}: {args.n} points, {args.d} features, margin >= {margin}, "
           f"{positives} positive / {args.n - positives} negative (seed {args.seed})")
     return 0

@@ -10,6 +10,7 @@ import argparse
 from fractions import Fraction
 
 from pla.exact import NumberError, parse_fraction
+from pla.files import shown_path
 from pla.generate import MarginTooLarge, write_dat
 from pla.noise import noisy_data
 from verify.cli.usage import UsageError
@@ -37,11 +38,9 @@ def write_noisy_data(args: argparse.Namespace, margin: Fraction) -> int:
     if args.test_out:
         outputs.append((args.test_out, test_rows, test_labels))
     for path, part_rows, part_labels in outputs:
-        try:
-            write_dat(path, part_rows, part_labels)
-        except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+        write_dat(path, part_rows, part_labels,
+                  others=[args.test_out] if path == args.out else [])
         flipped = round(flip * len(part_labels))
-        print(f"wrote {path}: {len(part_rows)} points, {args.d} features, margin >= {margin} "
+        print(f"wrote {shown_path(path)}: {len(part_rows)} points, {args.d} features, margin >= {margin} "
               f"before {flipped} labels were flipped (--flip {flip}, seed {args.seed})")
     return 0

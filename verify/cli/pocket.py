@@ -16,6 +16,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 import pla
+from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.exact import format_vector
 from pla.experiments import SEED_STRIDE
@@ -182,10 +183,10 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
     runs = study.runs
     bias = " (+ bias x0 = 1)" if train.bias else ""
     features = "feature" if train.d == 1 else "features"
-    print(f"data     {train.source}: {train.n} examples, {train.d} {features}{bias}, "
+    print(f"data     {shown_path(train.source)}: {train.n} examples, {train.d} {features}{bias}, "
           f"sha256 {train.fingerprint[:16]}")
     if test is not None:
-        print(f"test     {test.source}: {test.n} examples, sha256 {test.fingerprint[:16]}")
+        print(f"test     {shown_path(test.source)}: {test.n} examples, sha256 {test.fingerprint[:16]}")
     w0 = "0" if o.w0 is None else format_vector(o.w0)
     compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
     print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -132,21 +130,20 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _write_pages(out: Path) -> None:
-    """Write the pages atomically (each file via a temporary file and a rename)."""
-    from verify.cli.usage import UsageError
+    """Write the pages, each through :class:`pla.files.SafeOutput` (atomic, never over a
+    directory or a device)."""
+    from pla.files import OutputRefused, SafeOutput, shown_path
     from verify.present.render import proof_pages
 
     pages = proof_pages()
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for path, text in pages.items():
-            target = out / Path(path).name
-            fd, tmp = tempfile.mkstemp(dir=out, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, target)
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror}") from None
+        raise OutputRefused(f"{shown_path(out)}: cannot write: {exc.strerror}") from None
+    for path, text in pages.items():
+        with SafeOutput(out / Path(path).name) as page:
+            page.write(text)
+            page.commit()
 
 
 def _write_coq(directory: str, results: list, echo: bool = True) -> None:

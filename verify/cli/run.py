@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import nullcontext
+import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 import json
 import sys
 from collections import deque
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import pla
 from pla.dataset import Dataset
 from pla.exact import NumberError, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
+from pla.files import shown_path
 from pla.trace import TraceWriter, header_record, step_record, summary_record
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
@@ -28,8 +30,14 @@ STEPS_HEAD = 20
 STEPS_TAIL = 5
 #: Data up to this many entries (n x dim) get the non-separability check before the run.
 NOTICE_BEFORE_RUN_MAX_ENTRIES = 20_000
+#: Data above this many entries (n x dim) get no non-separability search after a run that did
+#: not halt: the exact LP would need gigabytes (measured: 6.6 GB for 2 x 5,000,000).
+NOTICE_AFTER_RUN_MAX_ENTRIES = 1_000_000
 #: The probe run before the non-separability search allows this many updates per example.
 PROBE_UPDATES_PER_EXAMPLE = 10
+
+#: The --wf values that name a method rather than a weights file.
+WF_CHOICES = ("maxmargin", "lp", "final")
 
 ZERO_CONVENTION_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
@@ -62,8 +70,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                        help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
                             "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
                             "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
-    group.add_argument("--max-updates", type=non_negative_int, default=DEFAULT_MAX_UPDATES,
-                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3")
+    group.add_argument("--max-updates", type=non_negative_int, default=None,
+                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3. "
+                                         "Without --max-updates or --timeout, a run that a "
+                                         "kernel-checked Gordan certificate shows cannot halt "
+                                         "under --zero is not started (exit code 3)")
     group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                        help="stop a run that has not halted after SECONDS (like --max-updates: "
                             "halted false, exit code 3)")
@@ -79,7 +90,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     proof = parser.add_argument_group("proof checks")
     proof.add_argument("--check", action="store_true",
                        help="check every inequality of the convergence proof exactly at every "
-                            "update (exit code 4 and one line on stderr if one fails)")
+                            "update (exit code 4 and one line on stderr if one fails).  The "
+                            "report counts the proof's inequalities: 9 per update with w_f (5 "
+                            "without), plus 2 to 4 at the end; the same count `pla audit` "
+                            "reports (comparisons of the engine's vectors are not counted)")
     proof.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|final|FILE",
                        help="the reference separator w_f of the proof: maxmargin (default; the "
                             "exact max-margin w*, tightest bound), lp (a linear-programming "
@@ -118,8 +132,9 @@ def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Frac
 def options_from_args(args: argparse.Namespace) -> RunOptions:
     """The :class:`RunOptions` described by ``pla run``'s arguments."""
     eta, w0 = eta_and_w0_from_args(args)
+    max_updates = DEFAULT_MAX_UPDATES if args.max_updates is None else args.max_updates
     return RunOptions(order=args.order, seed=args.seed, eta=eta, w0=w0, zero=args.zero,
-                      max_updates=args.max_updates)
+                      max_updates=max_updates)
 
 
 class _StepWindow:
@@ -140,23 +155,24 @@ class _StepWindow:
 
 
 def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
-            extra_callbacks: Sequence[Any] = (), on_update: Any = None
-            ) -> tuple[Result, _StepWindow | None]:
-    """Run with the callbacks the output options need (steps window, trace writer)."""
+            extra_callbacks: Sequence[Any] = (), on_update: Any = None,
+            timeout: float | None = None) -> tuple[Result, _StepWindow | None]:
+    """Run with the callbacks the output options need (steps window, trace writer);
+    ``timeout``: the seconds left of ``--timeout`` (default: all of it)."""
+    timeout = args.timeout if timeout is None else timeout
     window = _StepWindow(STEPS_HEAD, STEPS_TAIL) if args.steps else None
     callbacks: list[Any] = list(extra_callbacks)
     if window is not None:
         callbacks.append(window)
     writer = None
     if args.trace:
-        try:
-            writer = TraceWriter(args.trace, header_record(dataset, options, args.engine))
-        except OSError as exc:
-            raise UsageError(f"--trace: cannot write {args.trace}: {exc.strerror}") from None
+        inputs = [args.data] + ([args.wf] if args.wf not in WF_CHOICES else [])
+        writer = TraceWriter(args.trace, header_record(dataset, options, args.engine,
+                                                       timeout=args.timeout), inputs=inputs)
         callbacks.append(lambda step: writer.write(step_record(step)))
     with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks), on_update=on_update, timeout=args.timeout)
+                         on_step=_fan_out(callbacks), on_update=on_update, timeout=timeout)
         if writer is not None:
             writer.close(summary_record(result))
     return result, window
@@ -181,26 +197,88 @@ def _probe_halts(dataset: Dataset, options: RunOptions) -> bool:
     return pla.run(dataset, options=probe, keep_steps=False).halted
 
 
+class SetUpTimeout(Exception):
+    """``--timeout`` expired while the data were read and the run prepared."""
+
+
+@contextmanager
+def _within(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`SetUpTimeout` in the block after ``seconds`` (SIGALRM; main thread only)."""
+    import signal
+    import threading
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise SetUpTimeout()
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def handle(args: argparse.Namespace) -> int:
-    dataset = load_dataset(args)
-    options = options_from_args(args)
-    options.initial_weights(dataset.dim)
+    """``pla run``: ``--timeout`` bounds reading and preparing as well as the updates."""
+    started = time.monotonic()
+    if args.runs is not None:  # usage errors before any work
+        from verify.cli.run_experiments import check_runs_arguments
+        check_runs_arguments(args)
+    try:
+        with _within(args.timeout):
+            dataset = load_dataset(args)
+            options = options_from_args(args)
+            options.initial_weights(dataset.dim)
+            prepared = _prepare(dataset, options, args)
+    except SetUpTimeout:
+        print(f"pla: stopped by --timeout {args.timeout:g} s while reading and preparing the "
+              "data, before the first update", file=sys.stderr)
+        from verify.cli.exit_codes import NOT_HALTED
+        return NOT_HALTED
+    if isinstance(prepared, int):
+        return prepared
+    notice_first, notice, monitor = prepared
+    remaining = (None if args.timeout is None else
+                 max(args.timeout - (time.monotonic() - started), 1e-6))
+    return _run_and_report(dataset, options, args, notice_first, notice, monitor, remaining)
+
+
+def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
+    """Everything before the first update: the exit code when there is nothing to run (a
+    certificate that PLA cannot halt, ``--runs``), else (notice_first, notice, monitor)."""
     # Non-separable data (kernel-checked Gordan certificate): say so before running when the
     # search is cheap; on larger data only after a run that did not halt (a halting run proves
     # separability, and the search would cost far more than the run).  A short probe run
     # first: when it halts the data are separable and the search (and its scipy import) is
     # skipped, which keeps `pla run` on ordinary data fast.
-    from verify.cli.experiment_output import non_separability_notice
+    from verify.cli.experiment_output import (certificate_notice, gordan_certificate,
+                                              non_separability_notice)
     notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
     notice = None
     if notice_first and not _probe_halts(dataset, options):
-        notice = non_separability_notice(dataset, args.data, options.max_updates)
-    if notice is not None:
-        print(notice, file=sys.stderr)
+        certificate = gordan_certificate(dataset)
+        if certificate is not None:
+            from verify.cli.gordan_halting import cannot_halt
+            budget_given = args.max_updates is not None or args.timeout is not None
+            support_labels = [dataset.labels[i] for i in certificate.support]
+            stop = not budget_given and cannot_halt(options.zero, support_labels)
+            notice = certificate_notice(certificate, dataset, args.data,
+                                        None if stop else options.max_updates, options.zero)
+            print(notice, file=sys.stderr)
+            if stop:
+                return _stop_at_once(dataset, certificate, args)
     if args.runs is not None:
         from verify.cli.run_experiments import handle_runs
         return handle_runs(args, dataset, options)
-    monitor = _proof_monitor(dataset, options, args)
+    return notice_first, notice, _proof_monitor(dataset, options, args)
+
+
+def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
+                    notice_first: bool, notice: str | None, monitor: Any,
+                    timeout: float | None) -> int:
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
     callbacks: list[Any] = [monitor] if with_vectors else []
     on_update = monitor.on_update if monitor and not with_vectors else None
@@ -210,7 +288,7 @@ def handle(args: argparse.Namespace) -> int:
         callbacks, on_update = record_updated_rows(args, options, callbacks, on_update,
                                                    updated_rows)
     result, window = execute(dataset, options, args, extra_callbacks=callbacks,
-                             on_update=on_update)
+                             on_update=on_update, timeout=timeout)
     report = monitor.finish(result) if monitor is not None else None
     if args.json:
         fields = result_json(dataset, result)
@@ -228,8 +306,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.coq:
         from verify.cli.run_coq import write_run_file
         write_run_file(args, dataset, options, monitor, updated_rows, echo=not args.json)
-    if not result.halted and not notice_first:
-        notice = non_separability_notice(dataset, args.data, options.max_updates)
+    if (not result.halted and not notice_first
+            and dataset.n * dataset.dim <= NOTICE_AFTER_RUN_MAX_ENTRIES):
+        notice = non_separability_notice(dataset, args.data, options.max_updates, options.zero)
         if notice is not None:
             print(notice, file=sys.stderr)
     if not result.halted:
@@ -241,6 +320,23 @@ def handle(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 3
     return 0
+
+
+def _stop_at_once(dataset: Dataset, certificate: Any, args: argparse.Namespace) -> int:
+    """No run: the certificate shows it cannot halt and no budget was asked for (exit 3)."""
+    from verify.cli.certify import certificate_json
+    from verify.cli.exit_codes import NOT_HALTED
+
+    if args.json:
+        print(json.dumps({"updates": 0, "halted": False, "stopped_by": "gordan-certificate",
+                          "zero": args.zero, "n": dataset.n, "d": dataset.d, "dim": dataset.dim,
+                          "bias": dataset.bias, "data_sha256": dataset.fingerprint,
+                          "source": dataset.source, **certificate_json(certificate)}, indent=2))
+    nothing = "; nothing run" + (", no trace written" if args.trace else "")
+    print(f"pla: stopped before the first update: the certificate above shows that PLA cannot "
+          f"halt under --zero {args.zero}{nothing}; give --max-updates N or --timeout SECONDS "
+          "to run anyway", file=sys.stderr)
+    return NOT_HALTED
 
 
 def _proof_monitor(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
@@ -308,7 +404,7 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
     """The human summary of a run."""
     o = result.options
     bias = " (+ bias x0 = 1)" if dataset.bias else ""
-    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+    print(f"data     {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
           f"sha256 {dataset.fingerprint[:16]}")
     seed = f", seed {o.seed}" if o.order.startswith("random") else ""
     w0 = "0" if o.w0 is None else format_vector(o.w0)
@@ -322,4 +418,4 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
               f"({result.epochs} epochs)")
     print(f"w        {format_vector(result.w)}   (bias first)")
     if args.trace:
-        print(f"trace    {args.trace}")
+        print(f"trace    {shown_path(args.trace)}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.experiments import SEED_STRIDE, histogram, repeat_pla
 from pla.perceptron import RunOptions
@@ -26,7 +27,7 @@ from verify.cli.experiment_output import (
     progress_bar, seed_rule_text,
 )
 
-__all__ = ["add_arguments", "handle_runs", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
+__all__ = ["add_arguments", "handle_runs", "check_runs_arguments", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
 
 #: The human histogram has at most this many bins, and bars at most BAR_WIDTH characters.
 HISTOGRAM_BINS = 20
@@ -41,12 +42,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_run_count_arguments(group, runs_default=None)
 
 
-def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions) -> int:
-    """Carry out ``pla run --runs K``; returns the exit code."""
-    for flag, given in (("--steps", args.steps), ("--trace", args.trace),
-                        ("--check", getattr(args, "check", False))):
+def check_runs_arguments(args: argparse.Namespace) -> None:
+    """The options that cannot go with ``--runs`` (checked before the data are read)."""
+    for flag, given in (("--steps", args.steps), ("--trace", args.trace)):
         if given:
             raise UsageError(f"{flag} shows one run; it cannot be combined with --runs")
+    if getattr(args, "check", False):
+        raise UsageError("--check with --runs: the runs are made in worker processes that keep "
+                         "only their counts, so there are no steps to check; check one of them "
+                         f"with --seed S + {SEED_STRIDE}*k --check (k = 0..K-1)")
+
+
+def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions) -> int:
+    """Carry out ``pla run --runs K``; returns the exit code."""
+    check_runs_arguments(args)
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     with progress_bar(args, "PLA runs") as bar:
@@ -100,7 +109,7 @@ def print_experiment(dataset: Dataset, study: PlaExperiment, jobs: int) -> None:
     o = study.options
     runs = len(study.runs)
     bias = " (+ bias x0 = 1)" if dataset.bias else ""
-    print(f"data     {dataset.source}: {dataset.n} examples, {dataset.d} features{bias}, "
+    print(f"data     {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
           f"sha256 {dataset.fingerprint[:16]}")
     w0 = "0" if o.w0 is None else "(" + ", ".join(str(v) for v in o.w0) + ")"
     print(f"options  order {o.order}, eta {o.eta}, w0 {w0}, zero {o.zero}, "
