@@ -254,8 +254,7 @@ def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) ->
     # separability, and the search would cost far more than the run).  A short probe run
     # first: when it halts the data are separable and the search (and its scipy import) is
     # skipped, which keeps `pla run` on ordinary data fast.
-    from verify.cli.experiment_output import (certificate_notice, gordan_certificate,
-                                              non_separability_notice)
+    from verify.cli.experiment_output import certificate_notice, gordan_certificate
     notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
     notice = None
     if notice_first and not _probe_halts(dataset, options):
@@ -308,6 +307,8 @@ def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namesp
         write_run_file(args, dataset, options, monitor, updated_rows, echo=not args.json)
     if (not result.halted and not notice_first
             and dataset.n * dataset.dim <= NOTICE_AFTER_RUN_MAX_ENTRIES):
+        from verify.cli.experiment_output import non_separability_notice
+
         notice = non_separability_notice(dataset, args.data, options.max_updates, options.zero)
         if notice is not None:
             print(notice, file=sys.stderr)
