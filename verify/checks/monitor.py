@@ -49,6 +49,7 @@ from typing import Any, Sequence
 
 from verify.kernel import steps as kernel_steps
 from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
+from verify.kernel.certificates import row_products as kernel_row_products
 from verify.kernel.steps import ProofViolation
 
 __all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT"]
@@ -104,19 +105,6 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
             return None
         out.append(v.numerator * q)
     return out
-
-
-def _products(rows: Sequence[Sequence[int]], F: Sequence[int]) -> list[int]:
-    """[row·F for row in rows], exactly (python-flint integer matrices: the same integers as
-    ``sum(map(mul, F, row))``, much faster when F has thousands of digits).
-
-    >>> _products([(1, 2), (3, -4)], [10**40, 1])
-    [10000000000000000000000000000000000000002, 29999999999999999999999999999999999999996]
-    """
-    import flint
-
-    column = flint.fmpz_mat(len(F), 1, list(F))
-    return [int(v) for v in (flint.fmpz_mat([list(r) for r in rows]) * column).entries()]
 
 
 class Monitor:
@@ -181,7 +169,7 @@ class Monitor:
         self.wf = wf
         self.Df = Df = lcm(*(v.denominator for v in wf))
         self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = [y * s for y, s in zip(self.labels, _products(self.rows, F))]
+        self.m = [y * s for y, s in zip(self.labels, kernel_row_products(self.rows, F))]
         true_rho = Fraction(min(self.m), Df * L)
         if true_rho <= 0:
             n = self.m.index(min(self.m))

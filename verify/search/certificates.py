@@ -221,7 +221,7 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
 
     Raises ``_TooCostly`` (internal) after ``max_iterations`` exact active-set iterations.
     """
-    Z = [tuple(y * v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
+    Z = [row if y > 0 else tuple(-v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
     start = _propose_support(Z)
     products = _ExactProducts(Z)
     U, Q = _exact_nnls(Z, start, max_iterations, products)
@@ -295,6 +295,10 @@ def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
         import numpy as np
     except ImportError:
         return None
+    exact = _int64_matrix(Z)
+    if exact is not None:
+        biggest = int(np.abs(exact).max()) or 1
+        return exact.astype(np.float64) / float(biggest)
     biggest = max((abs(v) for row in Z for v in row), default=0) or 1
     if biggest.bit_length() < 1000:
         A = np.array(Z, dtype=float) / float(biggest)
@@ -303,44 +307,111 @@ def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
     return A if np.all(np.isfinite(A)) else None
 
 
+def _int64_matrix(Z: list[tuple[int, ...]]) -> Any:
+    """Z as a numpy int64 matrix whose entries are at most 2³¹ in size (None otherwise)."""
+    import numpy as np
+
+    try:
+        exact = np.array(Z, dtype=np.int64)
+    except (OverflowError, ValueError):
+        return None
+    if exact.ndim != 2 or exact.size == 0 or int(np.abs(exact).max()) > 2**31:
+        return None
+    return exact
+
+
 def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
-    """Row indices a float NNLS puts in the support, largest multiplier first ([] without scipy)."""
+    """Row indices a float solver puts in the support, largest multiplier first ([] when the
+    floats fail; the exact search then starts cold).
+
+    Up to :data:`GRAM_PROPOSAL_MAX_ROWS` rows: a primal–dual active-set method on the n × n Gram
+    form (numpy only, a few dense solves; no scipy import).  Beyond: scipy's NNLS, if installed.
+    """
+    A = _float_matrix(Z)
+    if A is None:
+        return []
+    import numpy as np
+
+    u = _gram_active_set(A) if A.shape[0] <= GRAM_PROPOSAL_MAX_ROWS else _scipy_nnls(A)
+    if u is None or not np.all(np.isfinite(u)) or u.max() <= 0:
+        return []
+    tolerance = 1e-9 * u.max()
+    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+
+
+#: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
+GRAM_PROPOSAL_MAX_ROWS = 3000
+
+
+def _gram_active_set(A: Any, iterations: int = 60) -> Any:
+    """min ½uᵀHu − 1ᵀu over u ≥ 0 with H = AAᵀ + 11ᵀ (the NNLS of the module doc in Gram form),
+    by the primal–dual active-set method: solve on the free set, free the rows whose gradient
+    is negative, fix the rows whose value is not positive, until the sets repeat.  Floats only
+    propose; None when it fails."""
+    import numpy as np
+
+    n = A.shape[0]
+    H = A @ A.T + 1.0
+    free = np.ones(n, dtype=bool)
+    u = np.zeros(n)
+    for _ in range(iterations):
+        index = np.flatnonzero(free)
+        u = np.zeros(n)
+        if index.size:
+            block = H[np.ix_(index, index)]
+            try:
+                u[index] = np.linalg.solve(block, np.ones(index.size))
+            except np.linalg.LinAlgError:   # duplicate rows: least squares instead
+                u[index] = np.linalg.lstsq(block, np.ones(index.size), rcond=None)[0]
+        gradient = H @ u - 1.0
+        new = (free & (u > 0)) | (~free & (gradient < 0))
+        if np.array_equal(new, free):
+            return u
+        free = new
+    return u
+
+
+def _scipy_nnls(A: Any) -> Any:
+    """scipy's NNLS on the columns (zⱼ, 1) (None without scipy or when it gives up)."""
     try:
         import numpy as np
         from scipy.optimize import nnls
     except ImportError:
-        return []
-    A = _float_matrix(Z)
-    if A is None:
-        return []
+        return None
     n = A.shape[0]
     E = np.vstack([A.T, np.ones(n)])
     f = np.zeros(E.shape[0])
     f[-1] = 1.0
     try:
         u, _ = nnls(E, f, maxiter=max(50, 3 * n))
-    except RuntimeError:  # iteration limit: no proposal, start cold
-        return []
-    if not np.all(np.isfinite(u)) or u.max() <= 0:
-        return []
-    tolerance = 1e-9 * u.max()
-    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+    except RuntimeError:  # iteration limit: no proposal
+        return None
+    return u
 
 
-def _solve(matrix: list[list[int]], rhs: list[int]) -> list[Fraction] | None:
-    """The exact solution of a square rational system, or None when it is singular.
+def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """The exact solution of a square integer system as (numerators, common denominator > 0),
+    or None when the matrix is singular.
 
-    The only place the search does exact linear algebra (python-flint; swap it here).
+    The only place the search does exact linear algebra (python-flint's fraction-free integer
+    solver; swap it here).
+
+    >>> _solve([[2, 0], [0, 4]], [1, 1])
+    ([2, 1], 4)
+    >>> _solve([[1, 1], [1, 1]], [1, 1]) is None
+    True
     """
     import flint
 
     k = len(rhs)
     try:
-        solution = flint.fmpq_mat(k, k, [v for row in matrix for v in row]).solve(
-            flint.fmpq_mat(k, 1, rhs))
+        solution = flint.fmpz_mat(k, k, [v for row in matrix for v in row]).solve(
+            flint.fmpz_mat(k, 1, rhs))
     except ZeroDivisionError:
         return None
-    return [Fraction(int(e.p), int(e.q)) for e in solution.entries()]
+    numerators, denominator = solution.numer_denom()
+    sign = 1 if denominator > 0 else -1
+    return [sign * int(v) for v in numerators.entries()], sign * int(denominator)
 
 
 def _independent(columns: list[tuple[int, ...]]) -> list[int]:
@@ -376,18 +447,21 @@ class _ExactProducts:
 
         self.Z = Z
         self.flint = flint
-        self.matrix = flint.fmpz_mat(Z)                       # n × dim, exact
+        self.matrix = flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
         self.dense: Any = None
-        biggest = max((abs(v) for row in Z for v in row), default=0)
-        bound = biggest * biggest * len(Z[0])
         try:
             import numpy as np
         except ImportError:  # pragma: no cover - numpy is a dependency
             return
+        small = _int64_matrix(Z)
+        biggest = int(np.abs(small).max()) if small is not None else \
+            max((abs(v) for row in Z for v in row), default=0)
+        bound = biggest * biggest * len(Z[0])
         if bound <= 2**52:
-            self.dense = np.array(Z, dtype=np.float64)        # exact: integers ≤ 2⁵²
+            self.dense = (small if small is not None else np.array(Z, dtype=np.int64)).astype(
+                np.float64)                                   # exact: integers ≤ 2⁵²
         elif bound <= 2**63 - 1:
-            self.dense = np.array(Z, dtype=np.int64)
+            self.dense = small if small is not None else np.array(Z, dtype=np.int64)
 
     def gram(self, P: list[int]) -> list[list[int]]:
         """[zₐ·z_b for b in P] for a in P, exactly."""
@@ -425,29 +499,32 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
     def column(j: int) -> tuple[int, ...]:
         return Z[j] + (1,)
 
-    def least_squares(P: list[int]) -> list[Fraction] | None:
+    def least_squares(P: list[int]) -> tuple[list[int], int] | None:
         G = [[v + 1 for v in row] for row in products.gram(P)]
         return _solve(G, [1] * len(P))
 
-    # warm start: an independent subset of the proposal whose least-squares solution is > 0
-    u: dict[int, Fraction] = {}
-    P = [start[k] for k in _independent([column(j) for j in start])] if start else []
+    # warm start: the proposal (or an independent subset of it) whose least-squares solution
+    # is > 0, as integers U over a common denominator Q
+    U: dict[int, int] = {}
+    Q = 1
+    P = list(start)
+    solved = least_squares(P) if P else None
+    if P and solved is None:            # dependent columns: keep an independent subset
+        P = [start[k] for k in _independent([column(j) for j in start])]
+        solved = least_squares(P) if P else None
     while P:
-        s = least_squares(P)
-        if s is None:  # cannot happen for independent columns; start cold
+        if solved is None:  # cannot happen for independent columns; start cold
             P = []
             break
-        if all(v > 0 for v in s):
-            u = dict(zip(P, s))
+        numerators, denominator = solved
+        if all(v > 0 for v in numerators):
+            U, Q = dict(zip(P, numerators)), denominator
             break
-        P = [j for j, v in zip(P, s) if v > 0]
-    P = list(u)
+        P = [j for j, v in zip(P, numerators) if v > 0]
+        solved = least_squares(P) if P else None
+    P = list(U)
     iterations = 0
     while True:
-        Q = 1
-        for v in u.values():
-            Q = Q * v.denominator // gcd(Q, v.denominator)
-        U = {j: v.numerator * (Q // v.denominator) for j, v in u.items()}
         r_vec = [-v for v in products.combination(U)] if U else [0] * dim
         r_last = Q - sum(U.values())
         best, best_j = 0, -1
@@ -463,14 +540,18 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
         if max_iterations is not None and iterations > max_iterations:
             raise _TooCostly(f"more than {max_iterations} exact active-set iterations")
         P.append(best_j)
-        u.setdefault(best_j, Fraction(0))
+        u = {j: Fraction(v, Q) for j, v in U.items()}
+        u[best_j] = Fraction(0)
+        U, Q = {}, 1
         while True:
-            s = least_squares(P)
-            if s is None:
+            solved = least_squares(P)
+            if solved is None:
                 raise CertificateNotFound("singular least-squares system in the exact NNLS")
-            if all(v > 0 for v in s):
-                u = dict(zip(P, s))
+            numerators, denominator = solved
+            if all(v > 0 for v in numerators):
+                U, Q = dict(zip(P, numerators)), denominator
                 break
+            s = [Fraction(v, denominator) for v in numerators]
             step = min(u[j] / (u[j] - v) for j, v in zip(P, s) if v <= 0)
             u = {j: u[j] + step * (v - u[j]) for j, v in zip(P, s)}
             P = [j for j in P if u[j] > 0]
