@@ -167,7 +167,11 @@ class Monitor:
         if len(wf) != dataset.dim:
             raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
         self.wf = wf
-        self.Df = Df = lcm(*(v.denominator for v in wf))
+        Df = 1
+        for v in wf:                  # lcm of the denominators (a division is cheaper than a gcd)
+            if Df % v.denominator:
+                Df = lcm(Df, v.denominator)
+        self.Df = Df
         self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
         self.m = [y * s for y, s in zip(self.labels, kernel_row_products(self.rows, F))]
         true_rho = Fraction(min(self.m), Df * L)

@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, gcd, lcm
+from operator import neg
 from typing import Any, Sequence
 
 from verify import kernel
@@ -175,16 +176,18 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
     (Fraction(2, 1), Fraction(2, 1), Fraction(1, 1), Fraction(2, 1))
     """
     w = tuple(Fraction(v) for v in w)
-    facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
     maxmargin = None
     if alpha is not None:
         alpha = tuple(alpha)
-        kernel.check_max_margin(dataset.rows, dataset.scale, dataset.labels, w, alpha)
+        facts, norm2 = kernel.check_max_margin_separator(
+            dataset.rows, dataset.scale, dataset.labels, w, alpha)
         maxmargin = w
+    else:
+        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+        common = _common_denominator(w)                # ‖w‖² over one denominator: exact
+        norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
+                         common * common)
     R2 = kernel.squared_radius(dataset.rows, dataset.scale)
-    common = lcm(*(v.denominator for v in w))          # ‖w‖² over one denominator: exact
-    norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
-                     common * common)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -221,7 +224,7 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
 
     Raises ``_TooCostly`` (internal) after ``max_iterations`` exact active-set iterations.
     """
-    Z = [row if y > 0 else tuple(-v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
+    Z = [row if y > 0 else tuple(map(neg, row)) for y, row in zip(dataset.labels, dataset.rows)]
     start = _propose_support(Z)
     products = _ExactProducts(Z)
     U, Q = _exact_nnls(Z, start, max_iterations, products)
@@ -242,10 +245,10 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
     # v = -r_vec / r_last (in units where the rows are the integer rows); w* = scale · v;
     # multipliers for the integer rows uⱼ / r_last, for the exact xₙ = rowₙ / scale: scale² ×.
     s = dataset.scale
-    w = tuple(Fraction(-s * ri, r_last) for ri in r_vec)
+    w = _fractions([-s * ri for ri in r_vec], r_last)
     alpha = [Fraction(0)] * len(Z)
-    for j, u in U.items():
-        alpha[j] = Fraction(u * s * s, r_last)
+    for j, a in zip(U, _fractions([u * s * s for u in U.values()], r_last)):
+        alpha[j] = a
     return separator_for(dataset, w, kind="max-margin", alpha=alpha)
 
 
@@ -285,6 +288,49 @@ def lp_separator(dataset: Any, note: str = "") -> Separator | None:
 
 
 # ----------------------------------------------------------------------------- internals
+def _common_denominator(values: Sequence[Fraction]) -> int:
+    """The least common denominator of exact numbers (a division test first: much cheaper than
+    a gcd when, as here, the denominators share one big multiple).
+
+    >>> _common_denominator([Fraction(1, 6), Fraction(1, 4), Fraction(2)])
+    12
+    """
+    D = 1
+    for v in values:
+        if D % v.denominator:
+            D = lcm(D, v.denominator)
+    return D
+
+
+def _fractions(numerators: list[int], denominator: int) -> tuple[Fraction, ...]:
+    """(p / denominator for p in numerators) in lowest terms; FLINT's gcd (much faster than
+    CPython's on numbers of thousands of digits) reduces them, and the Fractions are built from
+    the coprime pairs without a second gcd where Python allows it.
+
+    >>> _fractions([2, -3, 0], 6)
+    (Fraction(1, 3), Fraction(-1, 2), Fraction(0, 1))
+    """
+    import flint
+
+    out = []
+    for p in numerators:
+        reduced = flint.fmpq(p, denominator)
+        out.append(_coprime_fraction(int(reduced.p), int(reduced.q)))
+    return tuple(out)
+
+
+def _coprime_fraction(p: int, q: int) -> Fraction:
+    """Fraction(p, q) for coprime p and q > 0 (checked by FLINT's gcd above) without the gcd
+    Fraction() would repeat: CPython ≥ 3.12 has ``_from_coprime_ints``, 3.11 ``_normalize``."""
+    make = getattr(Fraction, "_from_coprime_ints", None)
+    if make is not None:
+        return make(p, q)
+    try:
+        return Fraction(p, q, _normalize=False)  # type: ignore[call-arg]
+    except TypeError:  # pragma: no cover - other Pythons: the plain constructor
+        return Fraction(p, q)
+
+
 class _TooCostly(RuntimeError):
     """The exact active-set search exceeded its iteration budget."""
 
