@@ -370,15 +370,18 @@ def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
     """Row indices a float solver puts in the support, largest multiplier first ([] when the
     floats fail; the exact search then starts cold).
 
-    Up to :data:`GRAM_PROPOSAL_MAX_ROWS` rows: a primal–dual active-set method on the n × n Gram
-    form (numpy only, a few dense solves; no scipy import).  Beyond: scipy's NNLS, if installed.
+    numpy only (no scipy import): with at most as many rows as coordinates (+ 1), a primal–dual
+    active-set method on the n × n Gram form (a few dense solves); with more rows, Lawson and
+    Hanson's active set (the support has at most dim + 1 rows, so a few small solves).
     """
     A = _float_matrix(Z)
     if A is None:
         return []
     import numpy as np
 
-    u = _gram_active_set(A) if A.shape[0] <= GRAM_PROPOSAL_MAX_ROWS else _scipy_nnls(A)
+    n, dim = A.shape
+    u = _gram_active_set(A) if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS) else \
+        _lawson_hanson(A, 3 * (dim + 2) + 50)
     if u is None or not np.all(np.isfinite(u)) or u.max() <= 0:
         return []
     tolerance = 1e-9 * u.max()
@@ -417,21 +420,42 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     return u
 
 
-def _scipy_nnls(A: Any) -> Any:
-    """scipy's NNLS on the columns (zⱼ, 1) (None without scipy or when it gives up)."""
-    try:
-        import numpy as np
-        from scipy.optimize import nnls
-    except ImportError:
-        return None
+def _lawson_hanson(A: Any, iterations: int) -> Any:
+    """The same problem by Lawson and Hanson's active-set NNLS in floats, adding the row of
+    largest negative gradient one at a time (never forming the n × n matrix)."""
+    import numpy as np
+
     n = A.shape[0]
-    E = np.vstack([A.T, np.ones(n)])
-    f = np.zeros(E.shape[0])
-    f[-1] = 1.0
-    try:
-        u, _ = nnls(E, f, maxiter=max(50, 3 * n))
-    except RuntimeError:  # iteration limit: no proposal
-        return None
+    u = np.zeros(n)
+    free: list[int] = []
+    for _ in range(iterations):
+        gradient = 1.0 - (A @ (A.T @ u) + u.sum())      # minus the gradient of the objective
+        if free:
+            gradient[free] = -np.inf
+        j = int(np.argmax(gradient))
+        if not gradient[j] > 1e-12:
+            return u
+        free.append(j)
+        for _ in range(iterations):
+            block = A[free]
+            H = block @ block.T + 1.0
+            try:
+                s = np.linalg.solve(H, np.ones(len(free)))
+            except np.linalg.LinAlgError:
+                s = np.linalg.lstsq(H, np.ones(len(free)), rcond=None)[0]
+            if np.all(s > 0):
+                u[:] = 0.0
+                u[free] = s
+                break
+            current = u[free]
+            down = s <= 0
+            step = float(np.min(current[down] / (current[down] - s[down])))
+            current = current + step * (s - current)
+            u[:] = 0.0
+            u[free] = current
+            free = [k for k, v in zip(free, current) if v > 1e-15]
+            if not free:
+                break
     return u
 
 
