@@ -263,6 +263,8 @@ _KERNEL_DERIVATION_TESTS = (
 )
 _MONITOR_TESTS = ("tests/test_monitor.py", "tests/test_monitor_edges.py",
                   "tests/test_audit_evidence.py")
+_KERNEL_STEP_TESTS = ("tests/test_kernel_steps.py", "tests/test_monitor_edges.py",
+                      "tests/test_monitor.py", "tests/test_audit_evidence.py")
 
 
 #: The mutated files and, for each, which tests run against a mutant (fast ones first).
@@ -270,6 +272,7 @@ TARGETS: dict[str, Callable[[str], Callable[[Mutant], tuple[str, ...]]]] = {
     "verify/kernel/terms.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
     "verify/kernel/derivations.py": lambda source: (lambda m: _KERNEL_DERIVATION_TESTS),
     "verify/kernel/certificates.py": lambda source: (lambda m: _KERNEL_CERTIFICATE_TESTS),
+    "verify/kernel/steps.py": lambda source: (lambda m: _KERNEL_STEP_TESTS),
     "verify/checks/monitor.py": lambda source: (lambda m: _MONITOR_TESTS),
 }
 
