@@ -255,7 +255,8 @@ def unmutated_source(source: str) -> str:
 # Fast, focused test files first: with ``pytest -x`` most mutants die in the first seconds.
 _KERNEL_CERTIFICATE_TESTS = (
     "tests/test_kernel_certificates.py", "tests/test_kernel_edges.py",
-    "tests/test_certificates.py", "tests/test_pocket.py", "tests/test_audit_evidence.py",
+    "tests/test_certificates.py", "tests/test_kernel_steps.py", "tests/test_pocket.py",
+    "tests/test_audit_evidence.py",
 )
 _KERNEL_DERIVATION_TESTS = (
     "tests/test_kernel_derivations.py", "tests/test_kernel_edges.py", "tests/test_claims.py",
