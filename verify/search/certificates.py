@@ -372,7 +372,8 @@ def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
 
     numpy only (no scipy import): with at most as many rows as coordinates (+ 1), a primal–dual
     active-set method on the n × n Gram form (a few dense solves); with more rows, Lawson and
-    Hanson's active set (the support has at most dim + 1 rows, so a few small solves).
+    Hanson's active set (the support has at most dim + 1 rows, so a few small solves), and
+    scipy's NNLS when that has not converged in floats.
     """
     A = _float_matrix(Z)
     if A is None:
@@ -380,8 +381,13 @@ def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
     import numpy as np
 
     n, dim = A.shape
-    u = _gram_active_set(A) if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS) else \
-        _lawson_hanson(A, 3 * (dim + 2) + 50)
+    if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS):
+        u = _gram_active_set(A)
+    else:
+        u = _lawson_hanson(A, 3 * (dim + 2) + 50)
+        gradient = 1.0 - (A @ (A.T @ u) + u.sum())
+        if not np.all(np.isfinite(u)) or gradient.max() > 1e-9:
+            u = _scipy_nnls(A)      # not converged in floats: scipy's NNLS (QR updates) instead
     if u is None or not np.all(np.isfinite(u)) or u.max() <= 0:
         return []
     tolerance = 1e-9 * u.max()
@@ -420,6 +426,24 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     return u
 
 
+def _scipy_nnls(A: Any) -> Any:
+    """scipy's NNLS on the columns (zⱼ, 1) (None without scipy or when it gives up)."""
+    try:
+        import numpy as np
+        from scipy.optimize import nnls
+    except ImportError:
+        return None
+    n = A.shape[0]
+    E = np.vstack([A.T, np.ones(n)])
+    f = np.zeros(E.shape[0])
+    f[-1] = 1.0
+    try:
+        u, _ = nnls(E, f, maxiter=max(50, 3 * n))
+    except RuntimeError:  # iteration limit: no proposal
+        return None
+    return u
+
+
 def _lawson_hanson(A: Any, iterations: int) -> Any:
     """The same problem by Lawson and Hanson's active-set NNLS in floats, adding the row of
     largest negative gradient one at a time (never forming the n × n matrix)."""
@@ -436,13 +460,13 @@ def _lawson_hanson(A: Any, iterations: int) -> Any:
         if not gradient[j] > 1e-12:
             return u
         free.append(j)
+        target = np.zeros(A.shape[1] + 1)
+        target[-1] = 1.0
         for _ in range(iterations):
-            block = A[free]
-            H = block @ block.T + 1.0
-            try:
-                s = np.linalg.solve(H, np.ones(len(free)))
-            except np.linalg.LinAlgError:
-                s = np.linalg.lstsq(H, np.ones(len(free)), rcond=None)[0]
+            # least squares on the columns (zⱼ, 1) themselves (not the normal equations, which
+            # would square their condition number)
+            E = np.vstack([A[free].T, np.ones(len(free))])
+            s = np.linalg.lstsq(E, target, rcond=None)[0]
             if np.all(s > 0):
                 u[:] = 0.0
                 u[free] = s
