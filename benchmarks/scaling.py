@@ -259,7 +259,8 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"{r['n']:>7} {r['d']:>5} {r['updates']:>8} {s('exact'):>8} {s('checked'):>8} "
               f"{ratio if ratio is None else round(ratio, 2)!s:>7} {s('float-block'):>9} "
               f"{r['exact_over_float_block']:>9.2f} {s('sklearn'):>8} {s('float-loop'):>8} "
-              f"{s('reference'):>9} {(mem or 0) / 2**20:>8.1f}  {e['checked']['wf_kind'][:30]}")
+              f"{s('reference'):>9} {'-' if mem is None else f'{mem / 2**20:.1f}':>8}  "
+              f"{e['checked']['wf_kind'][:30]}")
     for engine, fit in report["exponents"].items():
         if fit:
             print(f"growth {engine:12} time ~ n^{fit['n']:.2f} d^{fit['d']:.2f}; "

@@ -20,15 +20,19 @@ With w₀ ≠ 0 the classical bound does not hold; the monitor then checks the g
 B_t = ||w_0||^2 + t*eta^2*R^2) and the bound on T that follows from them (the largest T with
 A_T < 0 or A_T² ≤ ‖w_f‖² B_T).
 
+The monitor keeps the books; the trusted kernel decides (:mod:`verify.kernel.steps`).
 Everything is integer arithmetic over common denominators (wₜ = W/D, xₙ = rowₙ/L,
-w_f = F/D_f), so a check costs O(d) at each update: the monitor keeps its own copy of wₜ,
-recomputes wₜ·xₙ and ‖wₜ₊₁‖², and updates w_f·wₜ incrementally from the precomputed
-yₙ w_f·xₙ (cross-checked against F·wₜ₊₁ whenever vectors are compared).  It compares the
-engine's reported score at every update, the engine's final w at the end and, as an
-``on_step`` hook, the engine's vectors every ``check_every`` updates; with ``paranoid=True``
-it compares every vector at every update (wₜ with the previous wₜ₊₁, xₙ with the data, wₜ₊₁
-with wₜ + η yₙ xₙ).  A failure raises
-:class:`ProofViolation` naming the inequality, the update and both exact sides.
+w_f = F/D_f): the monitor keeps its own copy of wₜ and computes wₜ·xₙ at every update (O(d));
+‖wₜ₊₁‖² and w_f·wₜ₊₁ are updated in O(1) from ‖xₙ‖² and yₙ w_f·xₙ, precomputed once per
+point, and recomputed directly every ``check_every`` updates and at the end (the kernel
+compares the two, so the identities tie every incremental value to a direct one).  Each
+update's integers go to :func:`verify.kernel.steps.check_update`, which decides every
+inequality above.  The monitor compares the engine's reported score at every update, the
+engine's final w at the end and, as an ``on_step`` hook, the engine's vectors every
+``check_every`` updates; with ``paranoid=True`` it compares every vector at every update (wₜ
+with the previous wₜ₊₁, xₙ with the data, wₜ₊₁ with wₜ + η yₙ xₙ) and recomputes the sums
+directly at every update.  A failure raises :class:`ProofViolation` (a kernel error) naming
+the inequality, the update and both exact sides.
 
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
@@ -43,7 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor, gcd, isqrt, lcm
+from math import floor, lcm
 from operator import add, mul, sub
 from typing import Any, Sequence
 
