@@ -252,3 +252,27 @@ def test_incremental_monitor_equals_direct_recomputation(ds, big, every):
     assert (fast.bound, fast.rho, fast.R2, fast.updates) == \
         (direct.bound, direct.rho, direct.R2, direct.updates)
     assert fast.updates <= fast.bound_updates
+
+
+@pytest.mark.parametrize("missing", ["m", "P", "P1"])
+def test_a_run_with_w_f_needs_every_margin_number(missing):
+    values = dict(t=0, y=1, S=0, q=1, N=0, N1=1, m=1, P=0, P1=1)
+    values[missing] = None
+    with pytest.raises(KernelError, match="needs m, P and P1"):
+        check_update(ONE, **values)
+
+
+def test_check_equal_shows_integers_by_default():
+    with pytest.raises(ProofViolation) as error:
+        steps.check_equal("x", "end", 3, 4)
+    assert (error.value.step, error.value.lhs, error.value.rhs) == ("end", 3, 4)
+
+
+def test_a_zero_lower_bound_never_fails_the_cosine_bound():
+    """A_{t+1} = 0 (w_f.w_0 = -(t+1) eta rho): the squared cosine bound holds trivially, so
+    whether it is evaluated there (>= 0) or skipped (> 0) cannot change a verdict -- the
+    mutation tool's survivors at that comparison are equivalent mutants."""
+    c = StepConstants(k=1, e=1, c3=1, N0=4, classical=False, zero="mistake", D=1, L=1, b=1,
+                      c1=1, P0=-1, bound_updates=100, Df=1)
+    got = collect(c, t=0, y=1, S=0, q=1, N=4, N1=5, m=1, P=-1, P1=0)
+    assert not [g for g in got if "cosine" in g[0]]
