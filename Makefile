@@ -88,11 +88,13 @@ fuzz: $(STAMP)
 clean:
 	rm -rf build site $(VENV)
 
-# The exact engine against its peers (issue 7): minutes; writes benchmarks/results/engines.json,
-# which the Benchmarks page of the docs turns into tables.
+# The exact engine against its peers (issue 7) and how it and `pla run --check` scale (issue 17):
+# minutes; writes benchmarks/results/{engines,scaling}.json, which the Benchmarks page of the
+# docs turns into tables and a figure. scaling.py prints the check/run ratios side by side.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engines.py
 	$(BIN)/python benchmarks/check_overhead.py
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python benchmarks/scaling.py
 
 # Pocket speed (issue 6): 2,000 runs x 50 updates on 500 x 4 data, test error on 500 more points.
 .PHONY: bench-pocket

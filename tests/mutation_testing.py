@@ -307,7 +307,8 @@ def unmutated_source(source: str) -> str:
 # Fast, focused test files first: with ``pytest -x`` most mutants die in the first seconds.
 _KERNEL_CERTIFICATE_TESTS = (
     "tests/test_kernel_certificates.py", "tests/test_kernel_edges.py",
-    "tests/test_certificates.py", "tests/test_pocket.py", "tests/test_audit_evidence.py",
+    "tests/test_certificates.py", "tests/test_kernel_steps.py", "tests/test_pocket.py",
+    "tests/test_audit_evidence.py",
 )
 _KERNEL_DERIVATION_TESTS = (
     "tests/test_kernel_derivations.py", "tests/test_kernel_edges.py", "tests/test_claims.py",
@@ -320,6 +321,8 @@ _CLAIMS_TESTS = ("tests/test_claims.py", "tests/test_claims_plugin.py")
 #: The part of the claims checker that translates a claim into kernel terms (the rest of
 #: the file, counterexample search and Markdown scanning, only proposes or reports).
 _CLAIMS_TRANSLATION = ("_Translation", "_prove", "_reduce", "_divisors_for", "_relation_expr")
+_KERNEL_STEP_TESTS = ("tests/test_kernel_steps.py", "tests/test_monitor_edges.py",
+                      "tests/test_monitor.py", "tests/test_audit_evidence.py")
 
 
 #: The mutated files and, for each, which tests run against a mutant (fast ones first).
@@ -332,6 +335,7 @@ TARGETS: dict[str, Callable[[str], Callable[[Mutant], tuple[str, ...]]]] = {
     "verify/claims/checker.py": lambda source: (
         lambda m: _CLAIMS_TESTS if m.function.split(".")[0] in _CLAIMS_TRANSLATION else ()),
     "verify/kernel/certificates.py": lambda source: (lambda m: _KERNEL_CERTIFICATE_TESTS),
+    "verify/kernel/steps.py": lambda source: (lambda m: _KERNEL_STEP_TESTS),
     "verify/checks/monitor.py": lambda source: (lambda m: _MONITOR_TESTS),
 }
 

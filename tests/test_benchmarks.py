@@ -43,3 +43,22 @@ def test_the_committed_results_file_renders():
     text = benchmark_markdown(report)
     assert report["date"][:10] in text and report["machine"]["cpu"] in text
     assert text.count("### ") == len(report["shapes"]) + 2
+
+
+def test_the_committed_scaling_results_render_as_a_table_and_a_figure(tmp_path):
+    from sitebuild.scaling_benchmark import (MARKER as SCALING, draw_scaling_figure,
+                                             expand_scaling_marker)
+
+    results = ROOT / "benchmarks" / "results" / "scaling.json"
+    report = json.loads(results.read_text())
+    page = expand_scaling_marker("# S\n\n<!-- scaling-benchmark -->\n", results)
+    assert not SCALING.search(page) and report["date"][:10] in page
+    measured = [r for r in report["grid"] if "engines" in r]
+    assert measured and page.count("\n| ") >= len(report["grid"]) + 1
+    for row in measured:        # the checked runs agreed with the plain runs, exactly
+        assert row["updates"] >= 0 and row["engines"]["exact"]["seconds"] > 0
+        if "seconds" in row["engines"]["reference"]:
+            assert row["engines"]["reference"]["same_w"]
+    assert all(p["ratio_wall"] > 0 for p in report["processes"].values())
+    figure = draw_scaling_figure(results, tmp_path)
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -44,8 +44,9 @@ def test_report_constants_and_check_count():
     assert result.updates == 7
     assert (report.rho, report.R2, report.norm2, report.bound) == (1, 26, Fraction(9, 2), 117)
     assert report.gamma2 == Fraction(2, 9) and report.bound_updates == 117
-    # per update: score, mistake, identity, 2 norm, 2 w_f inequalities, cosine, bound
-    assert report.checks == 7 * 9 + 4
+    # per update: score, mistake, identity, 2 norm, 2 w_f inequalities, cosine, bound; w_f.w
+    # recomputed directly at the checkpoint t = 0 (every DEFAULT_CHECK_EVERY updates)
+    assert report.checks == 7 * 9 + 4 + 1
 
 
 def test_wf_that_is_not_a_separator_is_caught_before_the_run():

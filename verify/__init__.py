@@ -14,7 +14,7 @@ _LAZY = {
     "NonSeparable": "verify.search.certificates",
     "check_weights": "verify.search.certificates",
     "Monitor": "verify.checks.monitor",
-    "ProofViolation": "verify.checks.monitor",
+    "ProofViolation": "verify.kernel.steps",
     "audit": "verify.checks.audit",
     "CheckedPerceptron": "verify.checks.estimators",
     "CheckedPocket": "verify.checks.estimators",

@@ -1,8 +1,11 @@
-"""mkdocs hook: the tables of the Benchmarks page (``docs/benchmarks.md``).
+"""mkdocs hook: the tables and the figure of the Benchmarks page (``docs/benchmarks.md``).
 
 The ``<!-- benchmark-tables -->`` marker is replaced by tables generated from the committed
 results file ``benchmarks/results/engines.json`` (written by ``make bench``) with
-:func:`sitebuild.benchmark_tables.expand_benchmark_marker`.  Nothing is timed at build time.
+:func:`sitebuild.benchmark_tables.expand_benchmark_marker`; the ``<!-- scaling-benchmark -->``
+marker by the scaling table of ``benchmarks/results/scaling.json``
+(:mod:`sitebuild.scaling_benchmark`), whose figure is drawn from the same file as
+``figures/scaling.png``.  Nothing is timed at build time.
 """
 
 from __future__ import annotations
@@ -15,17 +18,42 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
 from sitebuild.benchmark_tables import MARKER, expand_benchmark_marker
+from sitebuild.scaling_benchmark import MARKER as SCALING_MARKER
+from sitebuild.scaling_benchmark import draw_scaling_figure, expand_scaling_marker
+
+
+def _results(config, name):
+    return Path(config.config_file_path).resolve().parent / "benchmarks" / "results" / name
+
+
+def on_files(files, config):
+    directory = Path(config.config_file_path).resolve().parent / "build" / "docs-scaling"
+    results = _results(config, "scaling.json")
+    try:
+        path = draw_scaling_figure(results, directory)
+    except Exception as error:  # a figure that cannot be drawn must stop the build
+        raise PluginError(f"drawing the scaling figure from {results} failed: "
+                          f"{type(error).__name__}: {error}") from error
+    files.append(File.generated(config, f"figures/{path.name}", abs_src_path=str(path)))
+    return files
 
 
 def on_page_markdown(markdown, page, config, files):
-    if not MARKER.search(markdown):
-        return markdown
-    results = Path(config.config_file_path).resolve().parent / "benchmarks" / "results" / \
-        "engines.json"
-    try:
-        return expand_benchmark_marker(markdown, results)
-    except Exception as error:  # a missing or unreadable results file must stop the build
-        raise PluginError(f"{page.file.src_uri}: benchmark tables from {results}: "
-                          f"{type(error).__name__}: {error}") from error
+    if MARKER.search(markdown):
+        results = _results(config, "engines.json")
+        try:
+            markdown = expand_benchmark_marker(markdown, results)
+        except Exception as error:  # a missing or unreadable results file must stop the build
+            raise PluginError(f"{page.file.src_uri}: benchmark tables from {results}: "
+                              f"{type(error).__name__}: {error}") from error
+    if SCALING_MARKER.search(markdown):
+        results = _results(config, "scaling.json")
+        try:
+            markdown = expand_scaling_marker(markdown, results)
+        except Exception as error:
+            raise PluginError(f"{page.file.src_uri}: scaling table from {results}: "
+                              f"{type(error).__name__}: {error}") from error
+    return markdown

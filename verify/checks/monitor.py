@@ -20,15 +20,19 @@ With w₀ ≠ 0 the classical bound does not hold; the monitor then checks the g
 B_t = ||w_0||^2 + t*eta^2*R^2) and the bound on T that follows from them (the largest T with
 A_T < 0 or A_T² ≤ ‖w_f‖² B_T).
 
+The monitor keeps the books; the trusted kernel decides (:mod:`verify.kernel.steps`).
 Everything is integer arithmetic over common denominators (wₜ = W/D, xₙ = rowₙ/L,
-w_f = F/D_f), so a check costs O(d) at each update: the monitor keeps its own copy of wₜ,
-recomputes wₜ·xₙ and ‖wₜ₊₁‖², and updates w_f·wₜ incrementally from the precomputed
-yₙ w_f·xₙ (cross-checked against F·wₜ₊₁ whenever vectors are compared).  It compares the
-engine's reported score at every update, the engine's final w at the end and, as an
-``on_step`` hook, the engine's vectors every ``check_every`` updates; with ``paranoid=True``
-it compares every vector at every update (wₜ with the previous wₜ₊₁, xₙ with the data, wₜ₊₁
-with wₜ + η yₙ xₙ).  A failure raises
-:class:`ProofViolation` naming the inequality, the update and both exact sides.
+w_f = F/D_f): the monitor keeps its own copy of wₜ and computes wₜ·xₙ at every update (O(d));
+‖wₜ₊₁‖² and w_f·wₜ₊₁ are updated in O(1) from ‖xₙ‖² and yₙ w_f·xₙ, precomputed once per
+point, and recomputed directly every ``check_every`` updates and at the end (the kernel
+compares the two, so the identities tie every incremental value to a direct one).  Each
+update's integers go to :func:`verify.kernel.steps.check_update`, which decides every
+inequality above.  The monitor compares the engine's reported score at every update, the
+engine's final w at the end and, as an ``on_step`` hook, the engine's vectors every
+``check_every`` updates; with ``paranoid=True`` it compares every vector at every update (wₜ
+with the previous wₜ₊₁, xₙ with the data, wₜ₊₁ with wₜ + η yₙ xₙ) and recomputes the sums
+directly at every update.  A failure raises :class:`ProofViolation` (a kernel error) naming
+the inequality, the update and both exact sides.
 
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
@@ -43,9 +47,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor, gcd, isqrt, lcm
-from operator import mul
+from math import floor, lcm
+from operator import add, mul, sub
 from typing import Any, Sequence
+
+from verify.kernel import steps as kernel_steps
+from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
+from verify.kernel.certificates import row_products as kernel_row_products
+from verify.kernel.steps import ProofViolation
 
 __all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
            "inequalities_checked", "INEQUALITIES_PER_UPDATE"]
@@ -64,31 +73,6 @@ HYPOTHESIS_TEXT = {
     "correct": "every update had y w_t.x < 0 (only strict mistakes update; the proof needs "
                "only y w_t.x <= 0)",
 }
-
-
-class ProofViolation(Exception):
-    """An inequality of the convergence proof that does not hold for a run.
-
-    ``inequality`` names it, ``step`` is the update t (wₜ → wₜ₊₁; None for a fact checked before
-    the run), ``lhs relation rhs`` is the statement that was expected and failed, both sides exact.
-
-    >>> str(ProofViolation("w_f.w_{t+1} >= w_f.w_t + eta*rho", 3, Fraction(5), ">=", Fraction(6)))
-    'update t=3: w_f.w_{t+1} >= w_f.w_t + eta*rho fails: 5 >= 6 is false'
-    """
-
-    def __init__(self, inequality: str, step: int | None, lhs: Any, relation: str, rhs: Any,
-                 detail: str = "") -> None:
-        self.inequality = inequality
-        self.step = step
-        self.lhs = lhs
-        self.relation = relation
-        self.rhs = rhs
-        self.detail = detail
-        where = "before the run" if step is None else f"update t={step}"
-        if step == "end":
-            where = "end of run"
-        text = f"{where}: {inequality} fails: {lhs} {relation} {rhs} is false"
-        super().__init__(text + (f" ({detail})" if detail else ""))
 
 
 #: The proof's inequalities checked at each update, with a reference separator w_f: the score
@@ -153,26 +137,6 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     return out
 
 
-def _products(rows: Sequence[Sequence[int]], F: Sequence[int]) -> list[int]:
-    """[row·F for row in rows], exactly (python-flint integer matrices: the same integers as
-    ``sum(map(mul, F, row))``, much faster when F has thousands of digits).
-
-    >>> _products([(1, 2), (3, -4)], [10**40, 1])
-    [10000000000000000000000000000000000000002, 29999999999999999999999999999999999999996]
-    """
-    import flint
-
-    column = flint.fmpz_mat(len(F), 1, list(F))
-    return [int(v) for v in (flint.fmpz_mat([list(r) for r in rows]) * column).entries()]
-
-
-def _is_mistake(S: int, y: int, zero: str) -> bool:
-    """The mistake rule on the sign of an integer multiple S > 0 × w·x (independent of pla)."""
-    if S != 0:
-        return (S > 0) != (y > 0)
-    return {"mistake": True, "positive": y < 0, "negative": y > 0, "correct": False}[zero]
-
-
 class Monitor:
     """Checks Novikoff's inequalities exactly at every update of a run (see the module doc).
 
@@ -225,14 +189,21 @@ class Monitor:
         self.rho: Fraction | None = None
         self.norm2: Fraction | None = None
         if wf is None:
+            self.constants = kernel_steps.StepConstants(
+                k=k, e=e, c3=self.c3, N0=self.N0, classical=self.classical, zero=self.zero, D=D,
+                L=L)
             return
         wf = tuple(Fraction(v) for v in wf)
         if len(wf) != dataset.dim:
             raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
         self.wf = wf
-        self.Df = Df = lcm(*(v.denominator for v in wf))
+        Df = 1
+        for v in wf:                  # lcm of the denominators (a division is cheaper than a gcd)
+            if Df % v.denominator:
+                Df = lcm(Df, v.denominator)
+        self.Df = Df
         self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = [y * s for y, s in zip(self.labels, _products(self.rows, F))]
+        self.m = [y * s for y, s in zip(self.labels, kernel_row_products(self.rows, F))]
         true_rho = Fraction(min(self.m), Df * L)
         if true_rho <= 0:
             n = self.m.index(min(self.m))
@@ -252,49 +223,23 @@ class Monitor:
             self.bound = R2c * self.norm2 / (rho_c * rho_c)
             self.bound_updates = floor(self.bound)
         else:
-            self.bound_updates = self._generalised_bound()
+            self.bound_updates = kernel_steps.generalised_bound(
+                Fraction(self.P0, Df * D), Fraction(self.N0, D * D), eta, rho_c, R2c,
+                self.norm2)
             self.bound = Fraction(self.bound_updates)
-
-    # ------------------------------------------------------------------ constants
-    def _A(self, t: int) -> Fraction:
-        """A_t = w_f·w₀ + tηρ."""
-        return Fraction(self.b * self.P0 + t * self.c1, self.b * self.Df * self.D)
-
-    def _B(self, t: int) -> Fraction:
-        """B_t = ‖w₀‖² + tη²R²."""
-        return Fraction(self.e * self.N0 + t * self.c3, self.e * self.D * self.D)
-
-    def _bound_allows(self, t: int) -> bool:
-        A = self._A(t)
-        return A < 0 or A * A <= self.norm2 * self._B(t)  # type: ignore[operator]
-
-    def _generalised_bound(self) -> int:
-        """The largest integer T ≥ 0 with A_T < 0 or A_T² ≤ ‖w_f‖² B_T (exact; see module doc)."""
-        # The allowed set is an interval [0, t⁺] (A_T² − ‖w_f‖²B_T is a convex quadratic that is
-        # ≤ 0 wherever A_T = 0 and at T = 0 by Cauchy–Schwarz).  Estimate t⁺, then fix exactly.
-        eta, rho, R2 = self.eta, self.rho, self.R2
-        p0 = Fraction(self.P0, self.Df * self.D)
-        n0 = Fraction(self.N0, self.D * self.D)
-        qa = eta * eta * rho * rho                      # type: ignore[operator]
-        qb = 2 * eta * rho * p0 - self.norm2 * eta * eta * R2   # type: ignore[operator]
-        qc = p0 * p0 - self.norm2 * n0                  # type: ignore[operator]
-        disc = qb * qb - 4 * qa * qc
-        estimate = int((-qb + Fraction(isqrt(floor(disc)) if disc > 0 else 0)) / (2 * qa)) + 2
-        lo, hi = 0, max(estimate, 1)
-        while self._bound_allows(hi):
-            hi *= 2
-        # invariant: allowed(lo), not allowed(hi)
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self._bound_allows(mid):
-                lo = mid
-            else:
-                hi = mid
-        return lo
+        self.constants = kernel_steps.StepConstants(
+            k=k, e=e, c3=self.c3, N0=self.N0, classical=self.classical, zero=self.zero, D=D,
+            L=L, b=b, c1=self.c1, P0=self.P0, bound_updates=self.bound_updates, Df=Df,
+            bound=self.bound)
 
     # ------------------------------------------------------------------ per update
     def _fail(self, name: str, t: Any, lhs: Any, relation: str, rhs: Any, detail: str = "") -> None:
         raise ProofViolation(name, t, lhs, relation, rhs, detail)
+
+    def _reject(self, violation: ProofViolation) -> None:
+        """A violation the kernel found (a subclass may collect it instead of raising)."""
+        self._fail(violation.inequality, violation.step, violation.lhs, violation.relation,
+                   violation.rhs, violation.detail)
 
     def __call__(self, step: Any) -> None:
         """The ``on_step`` hook: check update ``step`` (a :class:`pla.Step`)."""
@@ -317,6 +262,8 @@ class Monitor:
 
     def _update(self, step_t: int, n: int, step_y: int, score: Any,
                 engine_after: Sequence[Fraction] | None) -> None:
+        """Bookkeeping of update t: wₜ₊₁, ‖wₜ₊₁‖², w_f·wₜ₊₁ as integers (incrementally, and
+        recomputed directly every ``check_every`` updates); the kernel decides the inequalities."""
         t = self.t
         if step_t != t:
             self._fail("updates are numbered 0, 1, 2, ...", t, step_t, "=", t)
@@ -328,19 +275,17 @@ class Monitor:
         row = self.rows[n]
         D, L, k = self.D, self.L, self.k
         W = self.W
-        full = engine_after is not None
         S = sum(map(mul, W, row))                       # wₜ·xₙ = S / (D·L)
-        score = Fraction(score)
         if score.numerator * D * L != S * score.denominator:
             self._fail("the score is w_t.x_n", t, score, "=", Fraction(S, D * L))
-        self.checks += 2
-        if not _is_mistake(S, y, self.zero):
-            self._fail(f"the update is a mistake under the {self.zero!r} convention", t,
-                       f"y w_t.x = {Fraction(y * S, D * L)}", "is", "a mistake")
-        if y * S > 0:
-            self._fail("mistake hypothesis: y_n w_t.x_n <= 0", t, Fraction(y * S, D * L), "<=", 0)
         ky = k * y
-        W1 = [wv + ky * xv for wv, xv in zip(W, row)]
+        if ky == 1:
+            W1 = list(map(add, W, row))
+        elif ky == -1:
+            W1 = list(map(sub, W, row))
+        else:
+            W1 = [wv + ky * xv for wv, xv in zip(W, row)]
+        self.checks += 5
         if engine_after is not None:
             self.checks += 1
             if _scaled(engine_after, D) != W1:
@@ -348,64 +293,29 @@ class Monitor:
                            "w_t + eta*y_n*x_n",
                            f"engine {tuple(map(str, engine_after))} != "
                            f"{tuple(str(Fraction(v, D)) for v in W1)}")
-        N, N1 = self.N, sum(map(mul, W1, W1))
-        DD = D * D
-        self.checks += 3
-        if N1 != N + 2 * ky * S + k * k * self.q[n]:
-            self._fail("identity ||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n + eta^2*||x_n||^2",
-                       t, Fraction(N1, DD), "=", Fraction(N + 2 * ky * S + k * k * self.q[n], DD))
-        e, c3 = self.e, self.c3
-        if e * (N1 - N) > c3:
-            self._fail("||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2", t, Fraction(N1, DD), "<=",
-                       Fraction(N, DD) + self.eta ** 2 * self.R2)
-        t1 = t + 1
-        N0 = self.N0
-        if e * (N1 - N0) > t1 * c3:
-            name = ("||w_{t+1}||^2 <= (t+1)*eta^2*R^2" if self.classical else
-                    "||w_{t+1}||^2 <= ||w_0||^2 + (t+1)*eta^2*R^2")
-            self._fail(name, t, Fraction(N1, DD), "<=",
-                       Fraction(N0, DD) + t1 * self.eta ** 2 * self.R2)
-        if self.wf is not None:
-            P, b, c1 = self.P, self.b, self.c1
-            P1 = P + k * self.m[n]
+        N = self.N
+        q = self.q[n]
+        full = engine_after is not None or t % self.check_every == 0
+        # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
+        N1 = sum(map(mul, W1, W1)) if full else N + 2 * ky * S + k * k * q
+        if self.wf is None:
+            kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
+        else:
+            P = self.P
+            mn = self.m[n]
+            P1 = P + k * mn
             if full:
-                P1_direct = sum(map(mul, self.F, W1))
                 self.checks += 1
-                if P1_direct != P1:
-                    self._fail("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
-                               Fraction(P1_direct, self.Df * D), "=", Fraction(P1, self.Df * D))
-            U = self.Df * D
+                kernel_steps.check_equal("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
+                                         sum(map(mul, self.F, W1)), P1, self.Df * D,
+                                         fail=self._reject)
             self.checks += 4
-            if b * (P1 - P) < c1:
-                self._fail("w_f.w_{t+1} >= w_f.w_t + eta*rho", t, Fraction(P1, U), ">=",
-                           Fraction(P, U) + self.eta * self.rho)  # type: ignore[operator]
-            P0 = self.P0
-            if b * (P1 - P0) < t1 * c1:
-                name = ("w_f.w_{t+1} >= (t+1)*eta*rho" if self.classical else
-                        "w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho")
-                self._fail(name, t, Fraction(P1, U), ">=", self._A(t1))
-            # cosine bound, squared: (w_f·w)² B ≥ A² ‖w‖² where A = w_f·w₀ + tηρ ≥ 0
-            A_num = b * P0 + t1 * c1
-            if A_num >= 0 and P1 >= 0:
-                B_num = e * N0 + t1 * c3
-                if P1 * P1 * B_num * b * b < A_num * A_num * N1 * e:
-                    if self.classical:
-                        self._fail("cosine bound (w_f.w_{t+1})^2 * R^2 >= (t+1)*rho^2*"
-                                   "||w_{t+1}||^2", t, Fraction(P1, U) ** 2 * self.R2, ">=",
-                                   t1 * self.rho ** 2 * Fraction(N1, DD))  # type: ignore[operator]
-                    self._fail("generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= "
-                               "A_{t+1}^2 * ||w_{t+1}||^2", t,
-                               Fraction(P1, U) ** 2 * self._B(t1), ">=",
-                               self._A(t1) ** 2 * Fraction(N1, DD))
-            if t1 > self.bound_updates:
-                name = ("t+1 <= R^2*||w_f||^2/rho^2" if self.classical else
-                        "t+1 <= generalised bound (largest T with A_T < 0 or "
-                        "A_T^2 <= ||w_f||^2 B_T)")
-                self._fail(name, t, t1, "<=", self.bound)
+            kernel_steps.check_update(self.constants, t, y, S, q, N, N1, mn, P, P1,
+                                      fail=self._reject)
             self.P = P1
         self.W = W1
         self.N = N1
-        self.t = t1
+        self.t = t + 1
 
     # ------------------------------------------------------------------ end of run
     def finish(self, result: Any) -> MonitorReport:
@@ -417,20 +327,26 @@ class Monitor:
                        self.t)
         if _scaled(result.w, self.D) != self.W:
             self._fail("the final w is the last w_{t+1}", "end", "w (engine)", "=", "w (monitor)")
+        # the incremental sums, recomputed directly at the end
+        kernel_steps.check_equal("||w_T||^2 recomputed = ||w_T||^2 kept", "end",
+                                 sum(map(mul, self.W, self.W)), self.N, self.D * self.D,
+                                 fail=self._reject)
+        if self.wf is not None:
+            kernel_steps.check_equal("w_f.w_T recomputed = w_f.w_T kept", "end",
+                                     sum(map(mul, self.F, self.W)), self.P, self.Df * self.D,
+                                     fail=self._reject)
         if result.halted:
             self.checks += 1
-            for n, (row, y) in enumerate(zip(self.rows, self.labels)):
-                if _is_mistake(sum(map(mul, self.W, row)), y, self.zero):
-                    self._fail("halted: the final w makes no mistake", "end",
-                               f"row {n + 1} (1-based)", "is", "correct")
+            if kernel_count_mistakes(self.rows, self.L, self.labels, self.W, self.zero):
+                for n, (row, y) in enumerate(zip(self.rows, self.labels)):
+                    if kernel_steps.is_mistake(sum(map(mul, self.W, row)), y, self.zero):
+                        self._fail("halted: the final w makes no mistake", "end",
+                                   f"row {n + 1} (1-based)", "is", "correct")
         gamma2 = bound = classical_bound = None
         bound_updates = None
         if self.wf is not None:
             self.checks += 1
-            if T > self.bound_updates:
-                name = ("T <= R^2*||w_f||^2/rho^2" if self.classical else
-                        "T <= generalised bound")
-                self._fail(name, "end", T, "<=", self.bound)
+            kernel_steps.check_final_count(self.constants, T, fail=self._reject)
             gamma2 = self.rho * self.rho / self.norm2  # type: ignore[operator]
             bound, bound_updates = self.bound, self.bound_updates
             classical_bound = self.R2 * self.norm2 / (self.rho * self.rho)  # type: ignore[operator]

@@ -16,7 +16,9 @@ float and no I/O:
   Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
   abstract inner product);
 - :mod:`verify.kernel.certificates`: separators, max-margin (KKT), Gordan certificates and
-  mistake counts, in integers (no sympy).
+  mistake counts, in integers (no sympy; matrix–vector products by python-flint);
+- :mod:`verify.kernel.steps`: the per-update inequalities of a checked run (``pla run
+  --check``, ``pla audit``), in integers.
 
 sympy is imported lazily, so ``import verify.kernel`` stays cheap.
 
@@ -31,10 +33,12 @@ from typing import Any
 
 from verify.kernel.certificates import (
     ZERO_RULES, CertificateError, MarginFacts, check_gordan, check_max_margin,
-    check_mistake_count, check_separator, count_mistakes, squared_radius,
+    check_max_margin_separator, check_mistake_count, check_separator, count_mistakes,
+    row_products, squared_radius,
 )
 from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
+from verify.kernel.steps import ProofViolation, StepConstants
 from verify.kernel.terms import (
     KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
     Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
@@ -49,6 +53,7 @@ __all__ = [
     "KERNEL_RULES", "is_checked", "statement_text",
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",
+    "check_max_margin_separator", "row_products", "ProofViolation", "StepConstants",
 ]
 
 

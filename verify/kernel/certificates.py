@@ -1,5 +1,6 @@
 """Trusted base: exact checks of separators, max-margin (KKT) and Gordan certificates, and of
-mistake counts.  Pure integer arithmetic: no sympy, no float, no search.
+mistake counts.  Exact integer arithmetic (matrix–vector products by python-flint): no sympy, no float, no
+search.
 
 >>> check_separator([[1, 1], [1, -1]], 1, [1, -1], [0, 1]).rho
 Fraction(1, 1)
@@ -7,6 +8,7 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,7 +27,7 @@ __all__: list[str] = []
 
 __all__ += [
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
-    "squared_radius",
+    "squared_radius", "row_products", "check_max_margin_separator",
 ]
 
 
@@ -63,7 +65,8 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
         raise CertificateError(f"{what} has {len(numbers)} entries, expected {length}")
     D = 1
     for v in numbers:
-        D = D * v.denominator // _gcd(D, v.denominator)
+        if D % v.denominator:          # (a division is much cheaper than a gcd of big numbers)
+            D = D * v.denominator // _gcd(D, v.denominator)
     return [v.numerator * (D // v.denominator) for v in numbers], D
 
 
@@ -74,7 +77,68 @@ def _gcd(a: int, b: int) -> int:
 
 
 def _idot(u: Any, v: Any) -> int:
-    return sum(a * b for a, b in zip(u, v))
+    return sum(map(operator.mul, u, v))
+
+
+def _products(rows: Any, V: list[int]) -> list[int]:
+    """[row·V for row in rows], exactly: one integer matrix–vector product.
+
+    The only arithmetic the kernel does not do in Python: python-flint's ``fmpz_mat``
+    multiplication (FLINT's exact multiprecision integer matrices), the same integers as
+    ``[sum(map(mul, row, V)) for row in rows]`` (tests compare the two on adversarial data).
+
+    >>> _products([(1, 2), (3, -4)], [10**40, 1])
+    [10000000000000000000000000000000000000002, 29999999999999999999999999999999999999996]
+    """
+    import flint
+
+    matrix = _row_matrix(rows, len(V))
+    return [int(v) for v in (matrix * flint.fmpz_mat(len(V), 1, V)).entries()]
+
+
+#: The last immutable data (a tuple of tuples of ints) and its FLINT matrix: the kernel's checks
+#: of one data set (separator, KKT, mistake count, the monitor's margins) convert it once.
+_LAST_MATRIX: list[tuple[Any, Any]] = []
+
+
+def _row_matrix(rows: Any, dim: int) -> Any:
+    """``rows`` as a python-flint ``fmpz_mat`` (remembered for the last tuple of tuples: an
+    immutable object cannot change under the memo)."""
+    import flint
+
+    if _LAST_MATRIX and _LAST_MATRIX[0][0] is rows:
+        return _LAST_MATRIX[0][1]
+    matrix = flint.fmpz_mat(len(rows), dim, [v for row in rows for v in row])
+    if type(rows) is tuple and all(type(row) is tuple for row in rows):
+        _LAST_MATRIX[:] = [(rows, matrix)]
+    return matrix
+
+
+def row_products(rows: Any, V: Any) -> list[int]:
+    """[row·V for row in rows] for integer rows and an integer vector V, exactly.
+
+    >>> row_products(((1, 2), (3, -4)), [5, 1])
+    [7, 11]
+    """
+    V = list(V)
+    if not set(map(type, V)) <= _INT or any(len(row) != len(V) for row in rows):
+        raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
+    for row in rows:
+        if not set(map(type, row)) <= _INT:
+            raise CertificateError("row_products needs integer rows")
+    return _products(rows, V)
+
+
+def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
+    """Σₙ cₙ rowₙ, exactly (the transposed product, python-flint as in :func:`_products`).
+
+    >>> _combination([2, -1], [(1, 2), (3, 4)], 2)
+    [-1, 0]
+    """
+    import flint
+
+    matrix = _row_matrix(rows, dim)
+    return [int(v) for v in (flint.fmpz_mat(1, len(rows), coefficients) * matrix).entries()]
 
 
 def _check_data(rows: Any, scale: Any, labels: Any) -> int:
@@ -84,11 +148,14 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
     for n, (row, y) in enumerate(zip(rows, labels)):
-        if y != 1 and y != -1 or isinstance(y, bool):
+        if type(y) is not int or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
-        if len(row) != dim or any(isinstance(v, bool) or not isinstance(v, int) for v in row):
+        if len(row) != dim or not set(map(type, row)) <= _INT:
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
     return dim
+
+
+_INT = {int}
 
 
 def squared_radius(rows: Any, scale: int) -> Fraction:
@@ -114,8 +181,8 @@ def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
     best, argmin = None, -1
-    for n, (row, y) in enumerate(zip(rows, labels)):
-        s = y * _idot(W, row)
+    for n, (score, y) in enumerate(zip(_products(rows, W), labels)):
+        s = y * score
         if s <= 0:
             raise CertificateError(f"row {n}: y w.x = {Fraction(s, D * scale)} <= 0: w does not "
                                    "separate the data", index=n)
@@ -139,6 +206,18 @@ def check_max_margin(rows: Any, scale: int, labels: Any, w: Any, alpha: Any) -> 
     Traceback (most recent call last):
     verify.kernel.certificates.CertificateError: stationarity: w != sum_n alpha_n y_n x_n in coordinate 0
     """
+    return check_max_margin_separator(rows, scale, labels, w, alpha)[1]
+
+
+def check_max_margin_separator(rows: Any, scale: int, labels: Any, w: Any,
+                               alpha: Any) -> tuple[MarginFacts, Fraction]:
+    """:func:`check_max_margin`, also returning what :func:`check_separator` would (one pass).
+
+    >>> facts, norm2 = check_max_margin_separator([[1, 2], [1, -1]], 1, [1, -1],
+    ...     [Fraction(-1, 3), Fraction(2, 3)], [Fraction(1, 9), Fraction(4, 9)])
+    >>> facts.rho, facts.argmin, norm2
+    (Fraction(1, 1), 0, Fraction(5, 9))
+    """
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
     A, E = _over_common_denominator(alpha, len(rows), "alpha")
@@ -146,25 +225,23 @@ def check_max_margin(rows: Any, scale: int, labels: Any, w: Any, alpha: Any) -> 
         if a < 0:
             raise CertificateError(f"dual feasibility: alpha[{n}] = {Fraction(a, E)} < 0", index=n)
     # stationarity: W/D = Σ (Aₙ/E) yₙ rowₙ / scale  <=>  W·E·scale = D·Σ Aₙ yₙ rowₙ
-    combination = [0] * dim
-    for a, y, row in zip(A, labels, rows):
-        if a:
-            ay = a * y
-            for i, v in enumerate(row):
-                combination[i] += ay * v
+    combination = _combination([a * y for a, y in zip(A, labels)], rows, dim)
     for i in range(dim):
         if W[i] * E * scale != D * combination[i]:
             raise CertificateError(f"stationarity: w != sum_n alpha_n y_n x_n in coordinate {i}")
     unit = D * scale  # yₙ w·xₙ = yₙ W·rowₙ / unit
-    for n, (a, y, row) in enumerate(zip(A, labels, rows)):
-        s = y * _idot(W, row)
+    best, argmin = None, -1
+    for n, (a, y, score) in enumerate(zip(A, labels, _products(rows, W))):
+        s = y * score
+        if best is None or s < best:
+            best, argmin = s, n
         if s < unit:
             raise CertificateError(f"primal feasibility: row {n}: y w.x = {Fraction(s, unit)} < 1",
                                    index=n)
         if a and s != unit:
             raise CertificateError(f"complementary slackness: row {n}: alpha = {Fraction(a, E)} "
                                    f"> 0 but y w.x = {Fraction(s, unit)} != 1", index=n)
-    return Fraction(_idot(W, W), D * D)
+    return MarginFacts(Fraction(best, unit), argmin), Fraction(_idot(W, W), D * D)
 
 
 def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
@@ -184,12 +261,7 @@ def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
             raise CertificateError(f"lambda[{n}] < 0", index=n)
     if not any(L):
         raise CertificateError("lambda = 0 proves nothing")
-    total = [0] * dim
-    for v, y, row in zip(L, labels, rows):
-        if v:
-            vy = v * y
-            for i, x in enumerate(row):
-                total[i] += vy * x
+    total = _combination([v * y for v, y in zip(L, labels)], rows, dim)
     for i in range(dim):
         if total[i]:
             raise CertificateError(f"sum_n lambda_n y_n x_n != 0 in coordinate {i}")
@@ -216,8 +288,8 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
     mistakes = 0
-    for row, y in zip(rows, labels):
-        s = _idot(W, row)  # same sign as w·x (W = D·w, row = scale·x, D, scale > 0)
+    for s, y in zip(_products(rows, W), labels):
+        # s has the sign of w·x (W = D·w, row = scale·x, D, scale > 0)
         if s != 0:
             mistakes += (s > 0) != (y > 0)
         else:

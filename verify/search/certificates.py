@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, gcd, lcm
+from operator import neg
 from typing import Any, Sequence
 
 from verify import kernel
@@ -175,16 +176,18 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
     (Fraction(2, 1), Fraction(2, 1), Fraction(1, 1), Fraction(2, 1))
     """
     w = tuple(Fraction(v) for v in w)
-    facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
     maxmargin = None
     if alpha is not None:
         alpha = tuple(alpha)
-        kernel.check_max_margin(dataset.rows, dataset.scale, dataset.labels, w, alpha)
+        facts, norm2 = kernel.check_max_margin_separator(
+            dataset.rows, dataset.scale, dataset.labels, w, alpha)
         maxmargin = w
+    else:
+        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+        common = _common_denominator(w)                # ‖w‖² over one denominator: exact
+        norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
+                         common * common)
     R2 = kernel.squared_radius(dataset.rows, dataset.scale)
-    common = lcm(*(v.denominator for v in w))          # ‖w‖² over one denominator: exact
-    norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
-                     common * common)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -221,7 +224,7 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
 
     Raises ``_TooCostly`` (internal) after ``max_iterations`` exact active-set iterations.
     """
-    Z = [tuple(y * v for v in row) for y, row in zip(dataset.labels, dataset.rows)]
+    Z = [row if y > 0 else tuple(map(neg, row)) for y, row in zip(dataset.labels, dataset.rows)]
     start = _propose_support(Z)
     products = _ExactProducts(Z)
     U, Q = _exact_nnls(Z, start, max_iterations, products)
@@ -242,10 +245,10 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
     # v = -r_vec / r_last (in units where the rows are the integer rows); w* = scale · v;
     # multipliers for the integer rows uⱼ / r_last, for the exact xₙ = rowₙ / scale: scale² ×.
     s = dataset.scale
-    w = tuple(Fraction(-s * ri, r_last) for ri in r_vec)
+    w = _fractions([-s * ri for ri in r_vec], r_last)
     alpha = [Fraction(0)] * len(Z)
-    for j, u in U.items():
-        alpha[j] = Fraction(u * s * s, r_last)
+    for j, a in zip(U, _fractions([u * s * s for u in U.values()], r_last)):
+        alpha[j] = a
     return separator_for(dataset, w, kind="max-margin", alpha=alpha)
 
 
@@ -285,6 +288,49 @@ def lp_separator(dataset: Any, note: str = "") -> Separator | None:
 
 
 # ----------------------------------------------------------------------------- internals
+def _common_denominator(values: Sequence[Fraction]) -> int:
+    """The least common denominator of exact numbers (a division test first: much cheaper than
+    a gcd when, as here, the denominators share one big multiple).
+
+    >>> _common_denominator([Fraction(1, 6), Fraction(1, 4), Fraction(2)])
+    12
+    """
+    D = 1
+    for v in values:
+        if D % v.denominator:
+            D = lcm(D, v.denominator)
+    return D
+
+
+def _fractions(numerators: list[int], denominator: int) -> tuple[Fraction, ...]:
+    """(p / denominator for p in numerators) in lowest terms; FLINT's gcd (much faster than
+    CPython's on numbers of thousands of digits) reduces them, and the Fractions are built from
+    the coprime pairs without a second gcd where Python allows it.
+
+    >>> _fractions([2, -3, 0], 6)
+    (Fraction(1, 3), Fraction(-1, 2), Fraction(0, 1))
+    """
+    import flint
+
+    out = []
+    for p in numerators:
+        reduced = flint.fmpq(p, denominator)
+        out.append(_coprime_fraction(int(reduced.p), int(reduced.q)))
+    return tuple(out)
+
+
+def _coprime_fraction(p: int, q: int) -> Fraction:
+    """Fraction(p, q) for coprime p and q > 0 (checked by FLINT's gcd above) without the gcd
+    Fraction() would repeat: CPython ≥ 3.12 has ``_from_coprime_ints``, 3.11 ``_normalize``."""
+    make = getattr(Fraction, "_from_coprime_ints", None)
+    if make is not None:
+        return make(p, q)
+    try:
+        return Fraction(p, q, _normalize=False)  # type: ignore[call-arg]
+    except TypeError:  # pragma: no cover - other Pythons: the plain constructor
+        return Fraction(p, q)
+
+
 class _TooCostly(RuntimeError):
     """The exact active-set search exceeded its iteration budget."""
 
@@ -295,6 +341,10 @@ def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
         import numpy as np
     except ImportError:
         return None
+    exact = _int64_matrix(Z)
+    if exact is not None:
+        biggest = int(np.abs(exact).max()) or 1
+        return exact.astype(np.float64) / float(biggest)
     biggest = max((abs(v) for row in Z for v in row), default=0) or 1
     if biggest.bit_length() < 1000:
         A = np.array(Z, dtype=float) / float(biggest)
@@ -303,44 +353,159 @@ def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
     return A if np.all(np.isfinite(A)) else None
 
 
+def _int64_matrix(Z: list[tuple[int, ...]]) -> Any:
+    """Z as a numpy int64 matrix whose entries are at most 2³¹ in size (None otherwise)."""
+    import numpy as np
+
+    try:
+        exact = np.array(Z, dtype=np.int64)
+    except (OverflowError, ValueError):
+        return None
+    if exact.ndim != 2 or exact.size == 0 or int(np.abs(exact).max()) > 2**31:
+        return None
+    return exact
+
+
 def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
-    """Row indices a float NNLS puts in the support, largest multiplier first ([] without scipy)."""
+    """Row indices a float solver puts in the support, largest multiplier first ([] when the
+    floats fail; the exact search then starts cold).
+
+    numpy only (no scipy import): with at most as many rows as coordinates (+ 1), a primal–dual
+    active-set method on the n × n Gram form (a few dense solves); with more rows, Lawson and
+    Hanson's active set (the support has at most dim + 1 rows, so a few small solves), and
+    scipy's NNLS when that has not converged in floats.
+    """
+    A = _float_matrix(Z)
+    if A is None:
+        return []
+    import numpy as np
+
+    n, dim = A.shape
+    if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS):
+        u = _gram_active_set(A)
+    else:
+        u = _lawson_hanson(A, 3 * (dim + 2) + 50)
+        gradient = 1.0 - (A @ (A.T @ u) + u.sum())
+        if not np.all(np.isfinite(u)) or gradient.max() > 1e-9:
+            u = _scipy_nnls(A)      # not converged in floats: scipy's NNLS (QR updates) instead
+    if u is None or not np.all(np.isfinite(u)) or u.max() <= 0:
+        return []
+    tolerance = 1e-9 * u.max()
+    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+
+
+#: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
+GRAM_PROPOSAL_MAX_ROWS = 3000
+
+
+def _gram_active_set(A: Any, iterations: int = 60) -> Any:
+    """min ½uᵀHu − 1ᵀu over u ≥ 0 with H = AAᵀ + 11ᵀ (the NNLS of the module doc in Gram form),
+    by the primal–dual active-set method: solve on the free set, free the rows whose gradient
+    is negative, fix the rows whose value is not positive, until the sets repeat.  Floats only
+    propose; None when it fails."""
+    import numpy as np
+
+    n = A.shape[0]
+    H = A @ A.T + 1.0
+    free = np.ones(n, dtype=bool)
+    u = np.zeros(n)
+    for _ in range(iterations):
+        index = np.flatnonzero(free)
+        u = np.zeros(n)
+        if index.size:
+            block = H[np.ix_(index, index)]
+            try:
+                u[index] = np.linalg.solve(block, np.ones(index.size))
+            except np.linalg.LinAlgError:   # duplicate rows: least squares instead
+                u[index] = np.linalg.lstsq(block, np.ones(index.size), rcond=None)[0]
+        gradient = H @ u - 1.0
+        new = (free & (u > 0)) | (~free & (gradient < 0))
+        if np.array_equal(new, free):
+            return u
+        free = new
+    return u
+
+
+def _scipy_nnls(A: Any) -> Any:
+    """scipy's NNLS on the columns (zⱼ, 1) (None without scipy or when it gives up)."""
     try:
         import numpy as np
         from scipy.optimize import nnls
     except ImportError:
-        return []
-    A = _float_matrix(Z)
-    if A is None:
-        return []
+        return None
     n = A.shape[0]
     E = np.vstack([A.T, np.ones(n)])
     f = np.zeros(E.shape[0])
     f[-1] = 1.0
     try:
         u, _ = nnls(E, f, maxiter=max(50, 3 * n))
-    except RuntimeError:  # iteration limit: no proposal, start cold
-        return []
-    if not np.all(np.isfinite(u)) or u.max() <= 0:
-        return []
-    tolerance = 1e-9 * u.max()
-    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+    except RuntimeError:  # iteration limit: no proposal
+        return None
+    return u
 
 
-def _solve(matrix: list[list[int]], rhs: list[int]) -> list[Fraction] | None:
-    """The exact solution of a square rational system, or None when it is singular.
+def _lawson_hanson(A: Any, iterations: int) -> Any:
+    """The same problem by Lawson and Hanson's active-set NNLS in floats, adding the row of
+    largest negative gradient one at a time (never forming the n × n matrix)."""
+    import numpy as np
 
-    The only place the search does exact linear algebra (python-flint; swap it here).
+    n = A.shape[0]
+    u = np.zeros(n)
+    free: list[int] = []
+    for _ in range(iterations):
+        gradient = 1.0 - (A @ (A.T @ u) + u.sum())      # minus the gradient of the objective
+        if free:
+            gradient[free] = -np.inf
+        j = int(np.argmax(gradient))
+        if not gradient[j] > 1e-12:
+            return u
+        free.append(j)
+        target = np.zeros(A.shape[1] + 1)
+        target[-1] = 1.0
+        for _ in range(iterations):
+            # least squares on the columns (zⱼ, 1) themselves (not the normal equations, which
+            # would square their condition number)
+            E = np.vstack([A[free].T, np.ones(len(free))])
+            s = np.linalg.lstsq(E, target, rcond=None)[0]
+            if np.all(s > 0):
+                u[:] = 0.0
+                u[free] = s
+                break
+            current = u[free]
+            down = s <= 0
+            step = float(np.min(current[down] / (current[down] - s[down])))
+            current = current + step * (s - current)
+            u[:] = 0.0
+            u[free] = current
+            free = [k for k, v in zip(free, current) if v > 1e-15]
+            if not free:
+                break
+    return u
+
+
+def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """The exact solution of a square integer system as (numerators, common denominator > 0),
+    or None when the matrix is singular.
+
+    The only place the search does exact linear algebra (python-flint's fraction-free integer
+    solver; swap it here).
+
+    >>> _solve([[2, 0], [0, 4]], [1, 1])
+    ([2, 1], 4)
+    >>> _solve([[1, 1], [1, 1]], [1, 1]) is None
+    True
     """
     import flint
 
     k = len(rhs)
     try:
-        solution = flint.fmpq_mat(k, k, [v for row in matrix for v in row]).solve(
-            flint.fmpq_mat(k, 1, rhs))
+        solution = flint.fmpz_mat(k, k, [v for row in matrix for v in row]).solve(
+            flint.fmpz_mat(k, 1, rhs))
     except ZeroDivisionError:
         return None
-    return [Fraction(int(e.p), int(e.q)) for e in solution.entries()]
+    numerators, denominator = solution.numer_denom()
+    sign = 1 if denominator > 0 else -1
+    return [sign * int(v) for v in numerators.entries()], sign * int(denominator)
 
 
 def _independent(columns: list[tuple[int, ...]]) -> list[int]:
@@ -376,18 +541,21 @@ class _ExactProducts:
 
         self.Z = Z
         self.flint = flint
-        self.matrix = flint.fmpz_mat(Z)                       # n × dim, exact
+        self.matrix = flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
         self.dense: Any = None
-        biggest = max((abs(v) for row in Z for v in row), default=0)
-        bound = biggest * biggest * len(Z[0])
         try:
             import numpy as np
         except ImportError:  # pragma: no cover - numpy is a dependency
             return
+        small = _int64_matrix(Z)
+        biggest = int(np.abs(small).max()) if small is not None else \
+            max((abs(v) for row in Z for v in row), default=0)
+        bound = biggest * biggest * len(Z[0])
         if bound <= 2**52:
-            self.dense = np.array(Z, dtype=np.float64)        # exact: integers ≤ 2⁵²
+            self.dense = (small if small is not None else np.array(Z, dtype=np.int64)).astype(
+                np.float64)                                   # exact: integers ≤ 2⁵²
         elif bound <= 2**63 - 1:
-            self.dense = np.array(Z, dtype=np.int64)
+            self.dense = small if small is not None else np.array(Z, dtype=np.int64)
 
     def gram(self, P: list[int]) -> list[list[int]]:
         """[zₐ·z_b for b in P] for a in P, exactly."""
@@ -425,29 +593,32 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
     def column(j: int) -> tuple[int, ...]:
         return Z[j] + (1,)
 
-    def least_squares(P: list[int]) -> list[Fraction] | None:
+    def least_squares(P: list[int]) -> tuple[list[int], int] | None:
         G = [[v + 1 for v in row] for row in products.gram(P)]
         return _solve(G, [1] * len(P))
 
-    # warm start: an independent subset of the proposal whose least-squares solution is > 0
-    u: dict[int, Fraction] = {}
-    P = [start[k] for k in _independent([column(j) for j in start])] if start else []
+    # warm start: the proposal (or an independent subset of it) whose least-squares solution
+    # is > 0, as integers U over a common denominator Q
+    U: dict[int, int] = {}
+    Q = 1
+    P = list(start)
+    solved = least_squares(P) if P else None
+    if P and solved is None:            # dependent columns: keep an independent subset
+        P = [start[k] for k in _independent([column(j) for j in start])]
+        solved = least_squares(P) if P else None
     while P:
-        s = least_squares(P)
-        if s is None:  # cannot happen for independent columns; start cold
+        if solved is None:  # cannot happen for independent columns; start cold
             P = []
             break
-        if all(v > 0 for v in s):
-            u = dict(zip(P, s))
+        numerators, denominator = solved
+        if all(v > 0 for v in numerators):
+            U, Q = dict(zip(P, numerators)), denominator
             break
-        P = [j for j, v in zip(P, s) if v > 0]
-    P = list(u)
+        P = [j for j, v in zip(P, numerators) if v > 0]
+        solved = least_squares(P) if P else None
+    P = list(U)
     iterations = 0
     while True:
-        Q = 1
-        for v in u.values():
-            Q = Q * v.denominator // gcd(Q, v.denominator)
-        U = {j: v.numerator * (Q // v.denominator) for j, v in u.items()}
         r_vec = [-v for v in products.combination(U)] if U else [0] * dim
         r_last = Q - sum(U.values())
         best, best_j = 0, -1
@@ -463,14 +634,18 @@ def _exact_nnls(Z: list[tuple[int, ...]], start: list[int], max_iterations: int 
         if max_iterations is not None and iterations > max_iterations:
             raise _TooCostly(f"more than {max_iterations} exact active-set iterations")
         P.append(best_j)
-        u.setdefault(best_j, Fraction(0))
+        u = {j: Fraction(v, Q) for j, v in U.items()}
+        u[best_j] = Fraction(0)
+        U, Q = {}, 1
         while True:
-            s = least_squares(P)
-            if s is None:
+            solved = least_squares(P)
+            if solved is None:
                 raise CertificateNotFound("singular least-squares system in the exact NNLS")
-            if all(v > 0 for v in s):
-                u = dict(zip(P, s))
+            numerators, denominator = solved
+            if all(v > 0 for v in numerators):
+                U, Q = dict(zip(P, numerators)), denominator
                 break
+            s = [Fraction(v, denominator) for v in numerators]
             step = min(u[j] / (u[j] - v) for j, v in zip(P, s) if v <= 0)
             u = {j: u[j] + step * (v - u[j]) for j, v in zip(P, s)}
             P = [j for j in P if u[j] > 0]

@@ -1,0 +1,319 @@
+"""How the exact engine and the checked run scale: n, d and updates, against float peers.
+
+On generated separable data (3-decimal coordinates in [−1, 1], a bias column, labels from a
+random integer hyperplane, points closer to it than a small geometric margin dropped, so that
+PLA makes many updates) with n ∈ {10³, 10⁴, 10⁵} and d ∈ {10, 100, 1000}, this script times,
+side by side in one run (medians of ``--repeat``; one timing where a single run is long):
+
+- ``exact``: ``pla.run`` (the fast exact engine), data already in memory;
+- ``checked``: what ``pla run --check`` adds in-process: the kernel-checked certificate for
+  w_f (max-margin by default, an LP separator where the exact search is too costly; the
+  ``wf_kind`` column says which) and the per-update monitor, every inequality at every update;
+- ``float-block``: a float64 numpy PLA with the same block scan (no exactness guard);
+- ``float-loop``: the usual float64 numpy PLA, one point per Python iteration (only where it
+  visits at most ``--loop-visits`` points);
+- ``sklearn``: scikit-learn's ``Perceptron`` for the exact run's number of epochs;
+- ``reference``: the Fraction engine, only where its estimated time is within
+  ``--reference-budget`` (else reported as skipped, never extrapolated).
+
+Peak memory is tracemalloc's peak for the exact and the checked run (a separate run).  Growth
+exponents are least-squares fits of log(time) on log n, log d (and on log updates).  Then whole
+processes: ``pla run`` and ``pla run --check`` alternately (medians of ≥ 3) on the 400 × 1000
+Coq-format set of ``benchmarks/engines.py``, on HW1-sized data (400 × 4) and on a run with about
+10⁵ updates.
+
+Results go to ``benchmarks/results/scaling.json``, which the Benchmarks page turns into a
+table and a figure at build time.  Run: ``make bench`` or
+``.venv/bin/python benchmarks/scaling.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+import pla
+from pla.fast_engine import EngineStats, run_fast
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engines import float_block, float_loop, generate, machine, sklearn_perceptron, write_file  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results" / "scaling.json"
+GRID_N = (1_000, 10_000, 100_000)
+GRID_D = (10, 100, 1000)
+QUICK_N = (300, 1_000)
+QUICK_D = (5, 30)
+#: The geometric margin of the generated data (small: many updates).
+MARGIN = 0.01
+
+
+def separable(n: int, d: int, seed: int, margin: float = MARGIN) -> pla.Dataset:
+    """n points of 3-decimal coordinates in [−1, 1]^d at geometric distance ≥ margin from a
+    random integer hyperplane (decided exactly in int64), as an exact Dataset (scale 1000)."""
+    rng = np.random.default_rng(seed)
+    w = rng.integers(-5, 6, size=d + 1)
+    w[1] = w[1] or 1
+    norm = float(np.sqrt((w[1:] ** 2).sum()))
+    parts, labels, count = [], [], 0
+    while count < n:
+        X = rng.integers(-1000, 1001, size=(2 * (n - count) + 16, d))
+        score = w[0] * 1000 + X @ w[1:]                 # exact: |score| < 2^63
+        keep = np.abs(score) >= margin * 1000 * norm
+        X, score = X[keep][: n - count], score[keep][: n - count]
+        parts.append(X)
+        labels.append(np.where(score > 0, 1, -1))
+        count += X.shape[0]
+    X = np.concatenate(parts)
+    rows = np.hstack([np.full((n, 1), 1000, dtype=np.int64), X])
+    return pla.Dataset.from_integers(rows.tolist(), 1000, np.concatenate(labels).tolist(),
+                                     bias=True)
+
+
+def timed(action: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Median time of ``repeat`` runs (one run when the first takes more than 2 s)."""
+    times, value = [], None
+    for k in range(repeat):
+        started = time.perf_counter()
+        value = action()
+        times.append(time.perf_counter() - started)
+        if k == 0 and times[0] > 2:
+            break
+    return statistics.median(times), value
+
+
+def peak(action: Callable[[], Any]) -> int:
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def checked(ds: pla.Dataset) -> tuple[Any, Any, float]:
+    """What ``pla run --check`` does in-process; returns (result, report, certificate seconds)."""
+    from verify.checks.checked_run import prepare_monitor
+
+    started = time.perf_counter()
+    monitor = prepare_monitor(ds, pla.RunOptions())
+    certificate = time.perf_counter() - started
+    result = pla.run(ds, keep_steps=False, on_update=monitor.on_update)
+    return result, monitor.finish(result), certificate
+
+
+def bench_shape(n: int, d: int, args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    row: dict[str, Any] = {"n": n, "d": d}
+    if n * (d + 1) > args.max_entries:
+        row["skipped"] = (f"{n} x {d + 1} = {n * (d + 1):,} numbers > --max-entries "
+                          f"{args.max_entries:,} (Python integers: memory)")
+        return row
+    ds = separable(n, d, seed)
+    stats = EngineStats()
+    run_fast(ds, pla.RunOptions(), stats=stats)
+    exact_time, exact = timed(lambda: pla.run(ds, keep_steps=False), args.repeat)
+    row.update(updates=exact.updates, epochs=exact.epochs, halted=exact.halted,
+               visits=stats.rows_scanned)
+    engines: dict[str, Any] = {"exact": {"seconds": exact_time}}
+    check_time = None
+    if n * (d + 1) <= args.check_max_entries:
+        check_time, (result, report, certificate) = timed(lambda: checked(ds), args.repeat)
+        if result.w != exact.w or report.violations:
+            raise RuntimeError(f"n={n} d={d}: the checked run differs from the plain run")
+        engines["checked"] = {"seconds": check_time, "certificate_seconds": certificate,
+                              "monitor_seconds": max(0.0, check_time - certificate - exact_time),
+                              "wf_kind": report.wf_kind, "checks": report.checks,
+                              "bound_updates": report.bound_updates}
+    else:
+        engines["checked"] = {"skipped": f"{n * (d + 1):,} numbers > --check-max-entries "
+                                         f"{args.check_max_entries:,}: beyond the exact "
+                                         "max-margin limit the certificate is a dense float LP "
+                                         "(minutes, GBs)", "wf_kind": "not run"}
+    if not args.no_memory:
+        engines["exact"]["peak_bytes"] = peak(lambda: pla.run(ds, keep_steps=False))
+        if check_time is not None and check_time < 5:
+            engines["checked"]["peak_bytes"] = peak(lambda: checked(ds))
+    Xf = np.array(ds.rows, dtype=np.float64) / ds.scale
+    yf = np.array(ds.labels, dtype=np.float64)
+    block_time, (wb, _, block_halted) = timed(
+        lambda: float_block(Xf, yf, 10 * max(exact.updates, 100)), args.repeat)
+    engines["float-block"] = {"seconds": block_time, "halted": bool(block_halted)}
+    if not args.no_memory:
+        engines["float-block"]["peak_bytes"] = peak(
+            lambda: float_block(Xf, yf, 10 * max(exact.updates, 100)))
+    if stats.rows_scanned <= args.loop_visits:
+        loop_time, (_, _, loop_halted) = timed(
+            lambda: float_loop(Xf, yf, 10 * stats.rows_scanned + 10 * n), 1)
+        engines["float-loop"] = {"seconds": loop_time, "halted": bool(loop_halted)}
+    else:
+        engines["float-loop"] = {"skipped": f"{stats.rows_scanned:,} visits > --loop-visits "
+                                            f"{args.loop_visits:,}"}
+    sk_time, _ = timed(lambda: sklearn_perceptron(Xf, yf, exact.epochs), args.repeat)
+    engines["sklearn"] = {"seconds": sk_time}
+    estimate = stats.rows_scanned * ds.dim * args.fraction_cost
+    if estimate <= args.reference_budget:
+        ref_time, ref = timed(lambda: pla.run(ds, keep_steps=False, engine="reference"), 1)
+        engines["reference"] = {"seconds": ref_time, "same_w": ref.w == exact.w}
+    else:
+        engines["reference"] = {"skipped": f"estimated {estimate:.0f} s > budget "
+                                           f"{args.reference_budget:.0f} s"}
+    for entry in engines.values():
+        if "seconds" in entry:
+            entry["ratio_to_exact"] = entry["seconds"] / exact_time
+    row["engines"] = engines
+    row["exact_over_float_block"] = exact_time / block_time
+    row["checked_over_exact"] = None if check_time is None else check_time / exact_time
+    return row
+
+
+def exponents(rows: list[dict[str, Any]], engine: str) -> dict[str, float] | None:
+    """Least-squares exponents of time ~ n^a d^b, and of time ~ updates^c."""
+    points = [(r["n"], r["d"], r["updates"], r["engines"][engine]["seconds"]) for r in rows
+              if "engines" in r and "seconds" in r["engines"].get(engine, {})
+              and r["updates"] > 0]
+    if len(points) < 3:
+        return None
+    A = np.array([[1.0, math.log(n), math.log(d)] for n, d, _, _ in points])
+    t = np.array([math.log(s) for *_, s in points])
+    (_, a, b), *_ = np.linalg.lstsq(A, t, rcond=None)
+    U = np.array([[1.0, math.log(u)] for _, _, u, _ in points])
+    (_, c), *_ = np.linalg.lstsq(U, t, rcond=None)
+    return {"n": float(a), "d": float(b), "updates": float(c)}
+
+
+def processes(directory: Path, args: argparse.Namespace,
+              many: dict[str, Any] | None) -> dict[str, Any]:
+    """Whole ``pla run`` and ``pla run --check`` processes, alternating, medians."""
+    cases: dict[str, list[str]] = {}
+    n, d = (100, 200) if args.quick else (400, 1000)
+    X, y = generate(n, d, "coq", 7)
+    coq = directory / "data.coq"
+    write_file(coq, X, y, "coq")
+    cases[f"{n} x {d} rational (Coq format)"] = [str(coq), "--format", "coq"]
+    X, y = generate(400, 4, "decimal", 8)
+    hw1 = directory / "hw1.dat"
+    write_file(hw1, X, y, "decimal")
+    cases["HW1-sized: 400 x 4 decimals"] = [str(hw1)]
+    if many is not None:
+        ds = separable(many["n"], many["d"], many["seed"])
+        path = directory / "many.dat"
+        with open(path, "w") as handle:
+            for row, label in zip(ds.rows, ds.labels):
+                handle.write(" ".join(f"{v / 1000:.3f}" for v in row[1:]) + f" {label:+d}\n")
+        cases[f"{many['n']} x {many['d']}: {many['updates']:,} updates"] = [str(path)]
+    pla_command = str(Path(sys.executable).parent / "pla")
+    out: dict[str, Any] = {}
+    for label, data in cases.items():
+        print(f"... process: {label}", file=sys.stderr, flush=True)
+        runs: dict[str, list[tuple[float, float]]] = {"run": [], "check": []}
+        for _ in range(max(3, args.repeat)):
+            for kind, extra in (("run", []), ("check", ["--check"])):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                started = time.perf_counter()
+                done = subprocess.run([pla_command, "run", *data, *extra], capture_output=True)
+                wall = time.perf_counter() - started
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                if done.returncode != 0:
+                    raise RuntimeError(f"pla run {' '.join(extra)} failed: {done.stderr!r}")
+                runs[kind].append((wall, cpu))
+        entry = {kind: {"wall_seconds": statistics.median(w for w, _ in v),
+                        "cpu_seconds": statistics.median(c for _, c in v)}
+                 for kind, v in runs.items()}
+        entry["ratio_wall"] = entry["check"]["wall_seconds"] / entry["run"]["wall_seconds"]
+        entry["ratio_cpu"] = entry["check"]["cpu_seconds"] / entry["run"]["cpu_seconds"]
+        out[label] = entry
+    return out
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(f"machine: {report['machine']['cpu']}, {report['machine']['cpus']} CPUs, load "
+          f"{report['machine']['load_average']}")
+    print(f"{'n':>7} {'d':>5} {'updates':>8} {'exact s':>8} {'checked':>8} {'x exact':>7} "
+          f"{'float-blk':>9} {'exact/flt':>9} {'sklearn':>8} {'flt-loop':>8} {'Fraction':>9} "
+          f"{'peak MiB':>8}  w_f")
+    for r in report["grid"]:
+        if "skipped" in r:
+            print(f"{r['n']:>7} {r['d']:>5}  skipped: {r['skipped']}")
+            continue
+        e = r["engines"]
+
+        def s(name: str) -> str:
+            return f"{e[name]['seconds']:.3f}" if "seconds" in e[name] else "skip"
+        mem = e["checked"].get("peak_bytes")
+        ratio = r["checked_over_exact"]
+        print(f"{r['n']:>7} {r['d']:>5} {r['updates']:>8} {s('exact'):>8} {s('checked'):>8} "
+              f"{ratio if ratio is None else round(ratio, 2)!s:>7} {s('float-block'):>9} "
+              f"{r['exact_over_float_block']:>9.2f} {s('sklearn'):>8} {s('float-loop'):>8} "
+              f"{s('reference'):>9} {'-' if mem is None else f'{mem / 2**20:.1f}':>8}  "
+              f"{e['checked']['wf_kind'][:30]}")
+    for engine, fit in report["exponents"].items():
+        if fit:
+            print(f"growth {engine:12} time ~ n^{fit['n']:.2f} d^{fit['d']:.2f}; "
+                  f"~ updates^{fit['updates']:.2f}")
+    print("whole processes (medians, alternating):")
+    for label, r in report["processes"].items():
+        print(f"  {label:40} run {r['run']['wall_seconds']:.3f} s  check "
+              f"{r['check']['wall_seconds']:.3f} s  check/run {r['ratio_wall']:.2f} wall, "
+              f"{r['ratio_cpu']:.2f} CPU")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small shapes (a smoke test)")
+    parser.add_argument("--repeat", type=int, default=3, help="medians of K timings (3)")
+    parser.add_argument("--max-entries", type=int, default=11_000_000,
+                        help="skip shapes with more numbers than this (memory)")
+    parser.add_argument("--check-max-entries", type=int, default=4_000_000,
+                        help="time the checked run only up to this many numbers (4,000,000: "
+                             "verify.search.certificates.MAX_EXACT_ENTRIES)")
+    parser.add_argument("--loop-visits", type=int, default=500_000,
+                        help="run the point-by-point float PLA only up to this many visits")
+    parser.add_argument("--reference-budget", type=float, default=8.0, metavar="SECONDS")
+    parser.add_argument("--fraction-cost", type=float, default=2e-6, metavar="SECONDS")
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
+    parser.add_argument("--output", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    started = time.time()
+    report: dict[str, Any] = {
+        "benchmark": "scaling", "margin": MARGIN,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(), "quick": args.quick, "grid": [],
+    }
+    sizes_n, sizes_d = (QUICK_N, QUICK_D) if args.quick else (GRID_N, GRID_D)
+    for k, (n, d) in enumerate((n, d) for n in sizes_n for d in sizes_d):
+        print(f"... n={n} d={d}", file=sys.stderr, flush=True)
+        row = bench_shape(n, d, args, seed=200 + k)
+        row["seed"] = 200 + k
+        report["grid"].append(row)
+    report["exponents"] = {e: exponents(report["grid"], e)
+                           for e in ("exact", "checked", "float-block", "sklearn")}
+    measured = [r for r in report["grid"] if "updates" in r]
+    measured = [r for r in measured if r["n"] * (r["d"] + 1) <= 2_000_000]   # a file of it
+    many = min(measured, key=lambda r: abs(math.log(max(r["updates"], 1) / 1e5)), default=None)
+    with tempfile.TemporaryDirectory() as directory:
+        report["processes"] = processes(Path(directory), args, many)
+    report["seconds_total"] = time.time() - started
+    print_report(report)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"\nresults written to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
