@@ -40,7 +40,7 @@ def test_run_check_text_and_json(files, capsys):
     assert code == 0 and data["updates"] == 7
     assert data["wf"] == ["-2", "1/2", "1/2"] and data["wf_kind"] == "max-margin"
     assert (data["rho"], data["R2"], data["gamma2"], data["bound"]) == ("1", "26", "2/9", "117")
-    assert data["violations"] == 0 and data["checks"] == 68   # 7 * 9 + 4 + 1 (test_monitor)
+    assert data["violations"] == 0 and data["checks"] == 67   # 7 * 9 + 4 (test_monitor)
 
 
 def test_run_check_variants(files, capsys):

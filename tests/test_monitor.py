@@ -12,7 +12,7 @@ import pla
 from tests.strategies import etas, run_orders, separable_datasets, small_fractions, zeros
 from verify.search.certificates import certify
 from verify.checks.checked_run import checked_run
-from verify.checks.monitor import Monitor, ProofViolation
+from verify.checks.monitor import inequalities_checked, Monitor, ProofViolation
 
 TEXTBOOK = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 WSTAR = certify(TEXTBOOK)
@@ -44,9 +44,10 @@ def test_report_constants_and_check_count():
     assert result.updates == 7
     assert (report.rho, report.R2, report.norm2, report.bound) == (1, 26, Fraction(9, 2), 117)
     assert report.gamma2 == Fraction(2, 9) and report.bound_updates == 117
-    # per update: score, mistake, identity, 2 norm, 2 w_f inequalities, cosine, bound; w_f.w
-    # recomputed directly at the checkpoint t = 0 (every DEFAULT_CHECK_EVERY updates)
-    assert report.checks == 7 * 9 + 4 + 1
+    # per update: score, mistake, identity, 2 norm, 2 w_f inequalities, cosine, bound; at the
+    # end T, the final w, no mistake left and T <= bound (inequalities_checked, shared with
+    # pla audit); the engine-comparison checkpoints are not counted
+    assert report.checks == 7 * 9 + 4 == inequalities_checked(7, True, True)
 
 
 def test_wf_that_is_not_a_separator_is_caught_before_the_run():

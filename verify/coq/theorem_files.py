@@ -587,7 +587,7 @@ def theorem_file(theorem: Any, lemma_files: Iterable[str] = ()) -> str:
             ident = base.fresh(_fact_ident("N_", n))
             lines.append(f"    pose proof (natural_nonneg {_ident(n)}) as {ident}.")
             base.add_fact(f"{n}>=0", ident, Fact(sp.Symbol(n), ">=", 0))
-        zero = {sp.Symbol(T, integer=True): 0, sp.Symbol(T): 0}
+        zero = {proof.variable: 0}
         goals0 = [_subst(c, zero) for c in theorem.conclusions]
         lines += _derivation(base, proof.base, goals0, "    ", {})
         # step: P(t) -> P(t+1)
@@ -603,8 +603,7 @@ def theorem_file(theorem: Any, lemma_files: Iterable[str] = ()) -> str:
             ident = step.fresh(_fact_ident("N_", n))
             lines.append(f"    pose proof (natural_nonneg {_ident(n)}) as {ident}.")
             step.add_fact(f"{n}>=0", ident, Fact(sp.Symbol(n), ">=", 0))
-        tsym = next(s for s in (sp.Symbol(t, integer=True), sp.Symbol(t)))
-        Tsym = sp.Symbol(T, integer=True)
+        tsym, Tsym = proof.index, proof.variable   # the theorem's own symbols, assumptions and all
         if theorem.family is not None:
             fam_index = theorem.family.index
             for h, fident in zip(theorem.family.hyps, family_names):
@@ -612,10 +611,14 @@ def theorem_file(theorem: Any, lemma_files: Iterable[str] = ()) -> str:
                 ident = step.fresh(_fact_ident("H_", h.name))
                 lines.append(f"    assert ({ident} : {step.pr.hyp(content)}) by (apply {fident}; lia).")
                 step.add_hyp(h.name, ident, content)
-            premises = " | ".join(f"intros i Hi; apply {f}; lia" for f in family_names)
+            premises = " ".join(f"ltac:(intros i Hi; apply {f}; lia)" for f in family_names)
             joined = " /\\ ".join(step.pr.fact(_subst(c, {Tsym: tsym}))
                                    for c in theorem.conclusions)
-            lines.append(f"    assert (IHt : {joined}) by (apply IH; [{premises}]).")
+            # The printer may order a product differently after T := t (rho*t vs t*rho), so
+            # the hypothesis is restated up to arithmetic rather than matched syntactically.
+            lines.append(f"    assert (IHt : {joined}) by (pose proof (IH {premises}) as K; "
+                         "repeat match goal with [ H : _ /\\ _ |- _ ] => destruct H end; "
+                         "repeat split; first [lra | nra]).")
         else:
             lines.append(f"    pose proof IH as IHt.")
         names = ["IH"] if len(theorem.conclusions) == 1 else \
