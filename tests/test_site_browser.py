@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -285,6 +286,11 @@ def test_step_player_is_driven_in_chromium(built_site: Path, page: str, player: 
         assert int(state["fields"]["pocket_mistakes"]) <= int(state["fields"]["walk_mistakes"])
     if "inner" in state["fields"]:  # PLA: the proof's gauges, exact values and a drawn bar
         assert state["fields"]["inner_bound"] == state["state"]["inner_bound"]["exact"]
+        # the bars grow with a 0.2 s CSS transition: read their drawn width once it has settled
+        deadline = time.monotonic() + 5
+        while not all(width > 0 for width in state["bars"]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
         assert all(width > 0 for width in state["bars"])
 
     _click(browser, player, "back")
