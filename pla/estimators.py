@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Sequence
@@ -173,6 +174,15 @@ class _ExactLinearClassifier(ClassifierMixin, BaseEstimator):
             seed = int(check_random_state(seed).randint(_SEED_LIMIT))
         return dataset, int(seed)
 
+    def _store_result(self, seed: int, result: Any, iterations: int) -> None:
+        """The fitted attributes both estimators share, from a PLA or Pocket result."""
+        self.seed_ = seed
+        self.result_ = result
+        self._store_weights(result.w)
+        self.n_updates_ = result.updates
+        self.n_iter_ = iterations
+        self.converged_ = result.halted
+
     def _store_weights(self, w: Sequence[Fraction]) -> None:
         w = tuple(w)
         self.w_ = w
@@ -273,15 +283,8 @@ class Perceptron(_ExactLinearClassifier):
         options = RunOptions(order=self.order, eta=exact_number(self.eta), zero=self.zero,
                              max_updates=_count(self.max_updates, "max_updates"))
         dataset, seed = self._validate_training_data(X, y)
-        options = RunOptions(order=options.order, seed=seed, eta=options.eta, zero=options.zero,
-                             max_updates=options.max_updates)
-        result = self._run(dataset, options)
-        self.seed_ = seed
-        self.result_ = result
-        self._store_weights(result.w)
-        self.n_updates_ = result.updates
-        self.n_iter_ = result.epochs
-        self.converged_ = result.halted
+        result = self._run(dataset, replace(options, seed=seed))
+        self._store_result(seed, result, iterations=result.epochs)
         if not result.halted:
             limit = (f"max_updates={self.max_updates}" if result.stopped_by == "max-updates"
                      else f"timeout={self.timeout}")
@@ -337,12 +340,7 @@ class Pocket(_ExactLinearClassifier):
                                 compare=self.compare, keep=self.keep)  # validates them
         dataset, seed = self._validate_training_data(X, y)
         result = self._run(dataset, options, seed)
-        self.seed_ = seed
-        self.result_ = result
-        self._store_weights(result.w)
-        self.n_updates_ = result.updates
-        self.n_iter_ = result.updates
-        self.converged_ = result.halted
+        self._store_result(seed, result, iterations=result.updates)
         self.mistakes_ = result.mistakes
         self.training_error_ = result.error
         self.pocket_t_ = result.pocket_t
