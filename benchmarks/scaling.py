@@ -33,14 +33,12 @@ import argparse
 import datetime
 import json
 import math
-import os
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any, Callable
 
@@ -50,7 +48,8 @@ import pla
 from pla.fast_engine import EngineStats, run_fast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from engines import float_block, float_loop, generate, machine, sklearn_perceptron, write_file  # noqa: E402
+from engines import (float_block, float_loop, generate, machine, peak_memory,  # noqa: E402
+                     sklearn_perceptron, write_file)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "scaling.json"
@@ -96,15 +95,6 @@ def timed(action: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return statistics.median(times), value
 
 
-def peak(action: Callable[[], Any]) -> int:
-    tracemalloc.start()
-    try:
-        action()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def checked(ds: pla.Dataset) -> tuple[Any, Any, float]:
     """What ``pla run --check`` does in-process; returns (result, report, certificate seconds)."""
     from verify.checks.checked_run import prepare_monitor
@@ -144,16 +134,16 @@ def bench_shape(n: int, d: int, args: argparse.Namespace, seed: int) -> dict[str
                                          "max-margin limit the certificate is a dense float LP "
                                          "(minutes, GBs)", "wf_kind": "not run"}
     if not args.no_memory:
-        engines["exact"]["peak_bytes"] = peak(lambda: pla.run(ds, keep_steps=False))
+        engines["exact"]["peak_bytes"] = peak_memory(lambda: pla.run(ds, keep_steps=False))
         if check_time is not None and check_time < 5:
-            engines["checked"]["peak_bytes"] = peak(lambda: checked(ds))
+            engines["checked"]["peak_bytes"] = peak_memory(lambda: checked(ds))
     Xf = np.array(ds.rows, dtype=np.float64) / ds.scale
     yf = np.array(ds.labels, dtype=np.float64)
     block_time, (wb, _, block_halted) = timed(
         lambda: float_block(Xf, yf, 10 * max(exact.updates, 100)), args.repeat)
     engines["float-block"] = {"seconds": block_time, "halted": bool(block_halted)}
     if not args.no_memory:
-        engines["float-block"]["peak_bytes"] = peak(
+        engines["float-block"]["peak_bytes"] = peak_memory(
             lambda: float_block(Xf, yf, 10 * max(exact.updates, 100)))
     if stats.rows_scanned <= args.loop_visits:
         loop_time, (_, _, loop_halted) = timed(
