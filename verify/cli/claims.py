@@ -51,18 +51,19 @@ def markdown_files(paths: list[str]) -> list[Path]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from verify.claims import check_markdown_files
+    from verify.claims.checker import check_markdown_text, resolve_dependencies
     from verify.cli.usage import UsageError
 
-    files = markdown_files(args.files)
-    for path in files:
+    texts = []
+    for path in markdown_files(args.files):   # every file is read once, before any claim is decided
         try:
-            read_bounded(path).decode("utf-8")  # fails early and clearly, one file at a time
+            texts.append((path, read_bounded(path).decode("utf-8")))
         except OSError as exc:
             raise UsageError(f"{shown_path(path)}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{shown_path(path)}: not UTF-8 text") from None
-    found = check_markdown_files([str(p) for p in files])
+    found = resolve_dependencies([claim for path, text in texts
+                                  for claim in check_markdown_text(text, str(path))])
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
