@@ -2,11 +2,16 @@
 
 ``wf`` chooses the reference separator w_f of the proof:
 
-- ``maxmargin`` (default): the exact max-margin w* from :func:`verify.certify` (KKT
-  certificate checked by the kernel).  It gives the smallest bound R²‖w_f‖²/ρ² of all
-  separators.  On data too large for the exact max-margin search it falls back to an LP
-  separator (the report's ``wf_kind`` says so and why); on data with no separator (Gordan
+- ``maxmargin`` (default): a w_f with the smallest integer bound ⌊R²‖w_f‖²/ρ²⌋ of all
+  separators, that of the max-margin w*.  On data of at most :data:`EXACT_WF_ENTRIES` numbers
+  it is w* itself (:func:`verify.certify`, KKT certificate checked by the kernel).  On larger
+  data it is the rounded float max-margin w of
+  :func:`verify.search.certificates.near_max_margin`, used when the kernel-checked dual
+  bound proves that its integer bound is w*'s (the exact w* costs an exact QP: 2,000-digit
+  fractions on 400 × 1000 data); otherwise w*.  When even w* is too costly it falls back to an
+  LP separator (the report's ``wf_kind`` says so and why); on data with no separator (Gordan
   certificate checked) only the inequalities that do not involve w_f are checked;
+- ``maxmargin-exact``: the exact max-margin w* whatever the size of the data;
 - ``lp``: a separator from a linear program, made exact and checked by the kernel;
 - ``final``: the run's own final w (the run is made, then replayed with the checks; it must
   have halted);
@@ -27,11 +32,14 @@ from typing import Any, Callable
 from pla.exact import format_number, format_vector
 from verify.checks.monitor import Monitor, MonitorReport
 
-__all__ = ["WF_CHOICES", "WfError", "prepare_monitor", "checked_run", "read_weights",
+__all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "read_weights",
            "report_lines", "report_json"]
 
 #: The named choices of ``--wf`` (anything else is a weights file).
-WF_CHOICES = ("maxmargin", "lp", "final")
+WF_CHOICES = ("maxmargin", "maxmargin-exact", "lp", "final")
+#: Above this many numbers (n × dim), ``--wf maxmargin`` tries a near-max-margin w_f with a
+#: proved max-margin integer bound before the exact max-margin w* (see the module doc).
+EXACT_WF_ENTRIES = 20_000
 
 
 class WfError(ValueError):
@@ -68,23 +76,54 @@ def read_weights(path: str, dim: int | None = None) -> tuple[Fraction, ...]:
     return tuple(values)
 
 
+def reference_separator(dataset: Any, wf: str = "maxmargin") -> Any:
+    """The certificate behind ``--wf maxmargin``, ``maxmargin-exact`` or ``lp`` (a
+    :class:`~verify.search.certificates.Separator` or a
+    :class:`~verify.search.certificates.NonSeparable`), every one checked by the kernel.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> reference_separator(ds).kind
+    'max-margin'
+    """
+    from verify.search.certificates import certify, near_max_margin
+
+    if wf == "maxmargin" and dataset.n * dataset.dim > EXACT_WF_ENTRIES:
+        near = near_max_margin(dataset)
+        if near is not None and near.tightest_updates is not None:
+            return near
+    return certify(dataset, method="lp" if wf == "lp" else "maxmargin")
+
+
+def _wf_kind(certificate: Any) -> str:
+    """How the report names the w_f of ``certificate`` (a Separator)."""
+    from pla.exact import format_number
+
+    kind = certificate.kind
+    if certificate.kind == "near-max-margin":
+        kind += (f": the max-margin bound R^2||w*||^2/rho*^2 lies in "
+                 f"[{format_number(certificate.bound_lower)}, {format_number(certificate.bound)}]"
+                 f" (the kernel checked this w_f and dual multipliers), so this w_f gives the "
+                 f"max-margin integer bound, {certificate.tightest_updates}")
+    if certificate.note:
+        kind += f" ({certificate.note})"
+    return kind
+
+
 def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
                     engine: str = "default") -> Monitor:
     """A :class:`Monitor` for a run of ``options`` on ``dataset`` with w_f chosen by ``wf``."""
     import pla
-    from verify.search.certificates import NonSeparable, certify, separator_for
+    from verify.search.certificates import NonSeparable, separator_for
 
-    if wf in ("maxmargin", "lp"):
-        certificate = certify(dataset, method=wf)
+    if wf in ("maxmargin", "maxmargin-exact", "lp"):
+        certificate = reference_separator(dataset, wf)
         if isinstance(certificate, NonSeparable):
             return Monitor(dataset, options, None, paranoid=paranoid,
                            wf_kind="none: the data are not linearly separable (Gordan "
                                    "certificate checked by the kernel)")
-        kind = certificate.kind
-        if certificate.note:
-            kind += f" ({certificate.note})"
         return Monitor(dataset, options, certificate.w, rho=certificate.rho, R2=certificate.R2,
-                       paranoid=paranoid, wf_kind=kind)
+                       paranoid=paranoid, wf_kind=_wf_kind(certificate))
     if wf == "final":
         first = pla.run(dataset, options=options, engine=engine, keep_steps=False)
         if not first.halted:

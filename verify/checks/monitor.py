@@ -54,6 +54,7 @@ from typing import Any, Sequence
 from verify.kernel import steps as kernel_steps
 from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
 from verify.kernel.certificates import row_products as kernel_row_products
+from verify.kernel.certificates import squared_norms as kernel_squared_norms
 from verify.kernel.steps import ProofViolation
 
 __all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
@@ -165,7 +166,7 @@ class Monitor:
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
         self.W = list(self.W0)  # type: ignore[arg-type]
-        self.q = [sum(map(mul, row, row)) for row in self.rows]
+        self.q = kernel_squared_norms(self.rows)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0

@@ -33,7 +33,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("trace", metavar="TRACE.jsonl", help="the trace file")
     add_data_arguments(parser, help="the data file the run was made on", option=True)
-    parser.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|FILE",
+    parser.add_argument("--wf", default="maxmargin", metavar="maxmargin|maxmargin-exact|lp|FILE",
                         help="the reference separator w_f for the proof inequalities "
                              "(default maxmargin)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

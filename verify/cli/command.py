@@ -153,7 +153,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return exit_codes.USAGE
 
 
+#: BLAS thread pools the ``pla`` command keeps to one thread unless the environment says
+#: otherwise: its float work (certificate proposals) is small dense algebra, where a second
+#: BLAS thread waits for the core the exact engine needs (docs/benchmarks.md measures it).
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def run_main() -> None:  # pragma: no cover - console-script shim
+    for name in BLAS_THREAD_VARIABLES:   # before numpy is imported: it reads them once
+        os.environ.setdefault(name, "1")
     sys.exit(main())
 
 

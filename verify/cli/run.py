@@ -37,7 +37,7 @@ NOTICE_AFTER_RUN_MAX_ENTRIES = 1_000_000
 PROBE_UPDATES_PER_EXAMPLE = 10
 
 #: The --wf values that name a method rather than a weights file.
-WF_CHOICES = ("maxmargin", "lp", "final")
+WF_CHOICES = ("maxmargin", "maxmargin-exact", "lp", "final")
 
 ZERO_CONVENTION_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
@@ -94,9 +94,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                             "report counts the proof's inequalities: 9 per update with w_f (5 "
                             "without), plus 2 to 4 at the end; the same count `pla audit` "
                             "reports (comparisons of the engine's vectors are not counted)")
-    proof.add_argument("--wf", default="maxmargin", metavar="maxmargin|lp|final|FILE",
+    proof.add_argument("--wf", default="maxmargin", metavar="maxmargin|maxmargin-exact|lp|final|FILE",
                        help="the reference separator w_f of the proof: maxmargin (default; the "
-                            "exact max-margin w*, tightest bound), lp (a linear-programming "
+                            "tightest integer bound: the exact max-margin w* on small data, on "
+                            "data of over 20,000 numbers a rounded float w* whose integer bound "
+                            "the kernel proves equal to w*'s), maxmargin-exact (the exact w* "
+                            "always), lp (a linear-programming "
                             "separator), final (the run's own final w, run then replayed) or a "
                             "file of weights (one number per line, bias first)")
     proof.add_argument("--paranoid", action="store_true",

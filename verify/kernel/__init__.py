@@ -32,9 +32,9 @@ from __future__ import annotations
 from typing import Any
 
 from verify.kernel.certificates import (
-    ZERO_RULES, CertificateError, MarginFacts, check_gordan, check_max_margin,
+    ZERO_RULES, CertificateError, MarginFacts, check_dual_bound, check_gordan, check_max_margin,
     check_max_margin_separator, check_mistake_count, check_separator, count_mistakes,
-    row_products, squared_radius,
+    row_products, squared_norms, squared_radius,
 )
 from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
@@ -53,7 +53,8 @@ __all__ = [
     "KERNEL_RULES", "is_checked", "statement_text",
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",
-    "check_max_margin_separator", "row_products", "ProofViolation", "StepConstants",
+    "check_max_margin_separator", "check_dual_bound", "row_products",
+    "squared_norms", "ProofViolation", "StepConstants",
 ]
 
 

@@ -1,6 +1,6 @@
 """Trusted base: exact checks of separators, max-margin (KKT) and Gordan certificates, and of
-mistake counts.  Exact integer arithmetic (matrix–vector products by python-flint): no sympy, no float, no
-search.
+mistake counts.  Exact integer arithmetic (matrix–vector products by numpy int64 where a bound
+proves them exact, else by python-flint): no sympy, no float, no search.
 
 >>> check_separator([[1, 1], [1, -1]], 1, [1, -1], [0, 1]).rho
 Fraction(1, 1)
@@ -27,7 +27,8 @@ __all__: list[str] = []
 
 __all__ += [
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
-    "squared_radius", "row_products", "check_max_margin_separator",
+    "squared_radius", "squared_norms", "row_products", "check_max_margin_separator",
+    "check_dual_bound",
 ]
 
 
@@ -83,13 +84,18 @@ def _idot(u: Any, v: Any) -> int:
 def _products(rows: Any, V: list[int]) -> list[int]:
     """[row·V for row in rows], exactly: one integer matrix–vector product.
 
-    The only arithmetic the kernel does not do in Python: python-flint's ``fmpz_mat``
-    multiplication (FLINT's exact multiprecision integer matrices), the same integers as
-    ``[sum(map(mul, row, V)) for row in rows]`` (tests compare the two on adversarial data).
+    The only arithmetic the kernel does not do in Python: numpy's int64 matrix products where
+    a bound proves them exact (:func:`_int64_products`), else python-flint's ``fmpz_mat``
+    multiplication (FLINT's exact multiprecision integer matrices); both give the same
+    integers as ``[sum(map(mul, row, V)) for row in rows]`` (tests compare the three on
+    adversarial data).
 
     >>> _products([(1, 2), (3, -4)], [10**40, 1])
     [10000000000000000000000000000000000000002, 29999999999999999999999999999999999999996]
     """
+    fast = _int64_products(rows, len(V), V, transposed=False)
+    if fast is not None:
+        return fast
     import flint
 
     matrix = _row_matrix(rows, len(V))
@@ -114,6 +120,72 @@ def _row_matrix(rows: Any, dim: int) -> Any:
     return matrix
 
 
+#: numpy's integer matrix product wraps around silently past 2⁶³ − 1: every sum it forms here
+#: is proved to stay below this bound first.
+_INT64_SAFE_BITS = 62
+#: At most this many int64 products per exact product (else FLINT is as fast).
+_MAX_LIMBS = 6
+#: The last immutable data as (rows, int64 matrix, its largest |entry|), or (rows, None, 0).
+_LAST_INT64: list[tuple[Any, Any, int]] = []
+
+
+def _int64_rows(rows: Any, dim: int) -> tuple[Any, int]:
+    """``rows`` as a numpy int64 matrix and its largest |entry|, or (None, 0) when an entry
+    needs more than 31 bits (remembered like :func:`_row_matrix`)."""
+    if _LAST_INT64 and _LAST_INT64[0][0] is rows:
+        return _LAST_INT64[0][1], _LAST_INT64[0][2]
+    import numpy as np
+
+    matrix, biggest = None, 0
+    if rows and dim:
+        try:
+            candidate = np.array(rows, dtype=np.int64)
+        except OverflowError:
+            candidate = None
+        if candidate is not None and candidate.shape == (len(rows), dim):
+            biggest = int(np.abs(candidate).max())
+            if biggest < 2**31:
+                matrix = candidate
+    if type(rows) is tuple and all(type(row) is tuple for row in rows):
+        _LAST_INT64[:] = [(rows, matrix, biggest)]
+    return matrix, biggest
+
+
+def _int64_products(rows: Any, dim: int, V: list[int], transposed: bool) -> list[int] | None:
+    """[row·V for row in rows] (or, ``transposed``, Σₙ Vₙ rowₙ) by numpy int64 products, or
+    None when no bound proves them exact in a few products.
+
+    V is split into limbs of b bits, V = Σⱼ 2^(jb) Vⱼ with |Vⱼ| < 2^b, and M·V = Σⱼ 2^(jb) M·Vⱼ.
+    Each entry of M·Vⱼ is a sum of ``length`` products |Mₙᵢ Vⱼᵢ| < max|M| · 2^b, so b is
+    chosen with length · max|M| · 2^b ≤ 2^62: no sum can wrap around.
+
+    >>> _int64_products(((1, 2), (3, -4)), 2, [10**400, 1], transposed=False) is None
+    True
+    >>> _int64_products(((1, 2), (3, -4)), 2, [10**12, -1], transposed=False)
+    [999999999998, 3000000000004]
+    """
+    matrix, biggest = _int64_rows(rows, dim)
+    if matrix is None or not V:
+        return None
+    import numpy as np
+
+    length = len(rows) if transposed else dim
+    bits = _INT64_SAFE_BITS - (length * max(biggest, 1)).bit_length()
+    largest = max(map(abs, V))
+    if bits < 8 or -(-largest.bit_length() // bits) > _MAX_LIMBS:
+        return None
+    operand = matrix.T if transposed else matrix
+    mask = (1 << bits) - 1
+    total: list[int] | None = None
+    shift = 0
+    while largest >> shift or total is None:
+        limb = [(v >> shift) & mask if v >= 0 else -((-v >> shift) & mask) for v in V]
+        part = (operand @ np.array(limb, dtype=np.int64)).tolist()
+        total = part if total is None else [t + (p << shift) for t, p in zip(total, part)]
+        shift += bits
+    return total
+
+
 def row_products(rows: Any, V: Any) -> list[int]:
     """[row·V for row in rows] for integer rows and an integer vector V, exactly.
 
@@ -130,20 +202,31 @@ def row_products(rows: Any, V: Any) -> list[int]:
 
 
 def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
-    """Σₙ cₙ rowₙ, exactly (the transposed product, python-flint as in :func:`_products`).
+    """Σₙ cₙ rowₙ, exactly (the transposed product, numpy or python-flint as in
+    :func:`_products`).
 
     >>> _combination([2, -1], [(1, 2), (3, 4)], 2)
     [-1, 0]
     """
+    fast = _int64_products(rows, dim, coefficients, transposed=True)
+    if fast is not None:
+        return fast
     import flint
 
     matrix = _row_matrix(rows, dim)
     return [int(v) for v in (flint.fmpz_mat(1, len(rows), coefficients) * matrix).entries()]
 
 
+#: The last data that passed :func:`_check_data` when they were immutable (a tuple of tuples
+#: and a tuple of labels): the checks of one data set validate them once.
+_LAST_VALID: list[tuple[Any, Any, int]] = []
+
+
 def _check_data(rows: Any, scale: Any, labels: Any) -> int:
     if isinstance(scale, bool) or not isinstance(scale, int) or scale <= 0:
         raise CertificateError(f"scale must be a positive int, not {scale!r}")
+    if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
+        return _LAST_VALID[0][2]
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
@@ -152,6 +235,9 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
         if len(row) != dim or not set(map(type, row)) <= _INT:
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
+    if type(rows) is tuple and type(labels) is tuple and \
+            all(type(row) is tuple for row in rows):
+        _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
 
 
@@ -164,7 +250,21 @@ def squared_radius(rows: Any, scale: int) -> Fraction:
     >>> squared_radius([[1, 2], [3, 0]], 2)
     Fraction(9, 4)
     """
-    return Fraction(max(_idot(row, row) for row in rows), scale * scale)
+    return Fraction(max(squared_norms(rows)), scale * scale)
+
+
+def squared_norms(rows: Any) -> list[int]:
+    """[‖row‖² for row in rows] for integer rows, exactly (numpy int64 when the bound
+    dim · max|entry|² ≤ 2⁶² proves every sum exact, else Python integers).
+
+    >>> squared_norms(((1, 2), (3, -4)))
+    [5, 25]
+    """
+    dim = len(rows[0]) if len(rows) else 0
+    matrix, biggest = _int64_rows(rows, dim)
+    if matrix is not None and (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
+        return (matrix * matrix).sum(axis=1).tolist()
+    return [_idot(row, row) for row in rows]
 
 
 def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
@@ -242,6 +342,36 @@ def check_max_margin_separator(rows: Any, scale: int, labels: Any, w: Any,
             raise CertificateError(f"complementary slackness: row {n}: alpha = {Fraction(a, E)} "
                                    f"> 0 but y w.x = {Fraction(s, unit)} != 1", index=n)
     return MarginFacts(Fraction(best, unit), argmin), Fraction(_idot(W, W), D * D)
+
+
+def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction:
+    """A lower bound, from multipliers αₙ ≥ 0, on ‖w‖²/ρ² for *every* separator w of the data
+    (ρ = minₙ yₙ w·xₙ > 0): with v = Σ αₙ yₙ xₙ ≠ 0, it returns (Σ αₙ)² / ‖v‖².
+
+    Why: ρ Σ αₙ ≤ Σ αₙ yₙ w·xₙ = w·v ≤ ‖w‖ ‖v‖ (αₙ ≥ 0, then Cauchy–Schwarz).  The bound is
+    tight for the max-margin multipliers; R² times it bounds every separator's Novikoff bound
+    R²‖w‖²/ρ² from below.  Rejects a negative αₙ, α = 0 and v = 0 (then α is a Gordan
+    certificate: there is no separator to bound).
+
+    >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], [Fraction(1, 9), Fraction(4, 9)])
+    Fraction(5, 9)
+    >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], [1, -1])
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: alpha[1] = -1 < 0
+    """
+    dim = _check_data(rows, scale, labels)
+    A, E = _over_common_denominator(alpha, len(rows), "alpha")
+    for n, a in enumerate(A):
+        if a < 0:
+            raise CertificateError(f"alpha[{n}] = {Fraction(a, E)} < 0", index=n)
+    # αₙ = Aₙ/E, xₙ = rowₙ/scale: (Σ αₙ)²/‖v‖² = (Σ Aₙ)² scale² / ‖Σ Aₙ yₙ rowₙ‖²
+    combination = _combination([a * y for a, y in zip(A, labels)], rows, dim)
+    length2 = _idot(combination, combination)
+    if not length2:
+        raise CertificateError("sum_n alpha_n y_n x_n = 0 bounds nothing" if any(A) else
+                               "alpha = 0 bounds nothing")
+    total = sum(A)
+    return Fraction(total * total * scale * scale, length2)
 
 
 def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:

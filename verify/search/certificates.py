@@ -47,7 +47,7 @@ from verify import kernel
 
 __all__ = [
     "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
-    "separator_for", "max_margin", "lp_separator", "check_weights", "METHODS",
+    "separator_for", "max_margin", "near_max_margin", "lp_separator", "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
 
@@ -69,8 +69,11 @@ class Separator:
 
     ``w`` separates the data (minₙ yₙ w·xₙ = ``rho`` > 0, first attained at row ``argmin``).
     ``kind`` is ``"max-margin"`` (then ``maxmargin == w`` and ``alpha`` holds the exact KKT
-    multipliers, one per row, checked by :func:`verify.kernel.check_max_margin`), ``"lp"``
-    (a linear-programming separator; ``maxmargin`` and ``alpha`` are None) or ``"given"``.
+    multipliers, one per row, checked by :func:`verify.kernel.check_max_margin`),
+    ``"near-max-margin"`` (a rounded float max-margin w; ``bound_lower`` is R² times the
+    kernel-checked dual bound of :func:`verify.kernel.check_dual_bound`, below the bound of
+    every separator: see :func:`near_max_margin`), ``"lp"`` (a linear-programming separator;
+    ``maxmargin`` and ``alpha`` are None) or ``"given"``.
     ``R2`` = maxₙ ‖xₙ‖², ``norm2`` = ‖w‖², ``gamma2`` = ρ²/‖w‖² (the squared geometric
     margin γ²) and ``bound`` = R²‖w‖²/ρ² = (R/γ)², Novikoff's bound on the number of updates.
     """
@@ -86,6 +89,19 @@ class Separator:
     maxmargin: tuple[Fraction, ...] | None = None
     alpha: tuple[Fraction, ...] | None = None
     note: str = ""
+    bound_lower: Fraction | None = None
+
+    @property
+    def tightest_updates(self) -> int | None:
+        """⌊R²‖w*‖²/ρ*²⌋, the smallest integer bound any separator gives (that of the
+        max-margin w*), when this certificate proves it: ``bound`` for the max-margin w*
+        itself; for a ``"near-max-margin"`` w, ``bound_updates`` when the kernel-checked
+        ``bound_lower`` ≤ R²‖w*‖²/ρ*² ≤ ``bound`` have the same integer part; else None."""
+        if self.kind == "max-margin":
+            return self.bound_updates
+        if self.bound_lower is not None and floor(self.bound_lower) == self.bound_updates:
+            return self.bound_updates
+        return None
 
     @property
     def separable(self) -> bool:
@@ -252,6 +268,81 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
     return separator_for(dataset, w, kind="max-margin", alpha=alpha)
 
 
+def near_max_margin(dataset: Any) -> Separator | None:
+    """A separator whose Novikoff bound is within a kernel-checked hair of the max-margin one,
+    at the cost of one float solve and two exact matrix–vector products (no exact QP).
+
+    The floats propose w and multipliers α ≥ 0 for min ½‖w‖² s.t. yₙ w·xₙ ≥ 1; both are
+    rounded to dyadic rationals.  The kernel then checks that w separates
+    (:func:`verify.kernel.check_separator`: ρ and the bound R²‖w‖²/ρ²) and turns α into a
+    lower bound on the bound of *every* separator (:func:`verify.kernel.check_dual_bound`), so
+    ``bound_lower`` ≤ R²‖w*‖²/ρ*² ≤ ``bound`` brackets the max-margin bound; when the two ends
+    have the same integer part, :attr:`Separator.tightest_updates` is the max-margin integer
+    bound, proved without computing w*.  ``w`` is scaled to ρ = 1.  None when the floats
+    fail or the rounded w does not separate.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> s = near_max_margin(ds)
+    >>> s.kind, s.rho, s.bound_lower < 117 < s.bound, float(s.bound - s.bound_lower) < 1e-9
+    ('near-max-margin', Fraction(1, 1), True, True)
+
+    Here the max-margin bound is exactly 117, so the bracket straddles an integer and does not
+    prove it (``tightest_updates`` is None); :func:`max_margin` does.
+
+    >>> s.tightest_updates is None
+    True
+    """
+    Z = [row if y > 0 else tuple(map(neg, row)) for y, row in zip(dataset.labels, dataset.rows)]
+    A = _float_matrix(Z)
+    proposal = _float_max_margin(A) if A is not None else None
+    if proposal is None:
+        return None
+    w_float, alpha_float = proposal
+    w = _dyadic(w_float)
+    alpha = _dyadic(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
+    if not any(w) or not any(alpha):
+        return None
+    try:
+        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+        lower = kernel.check_dual_bound(dataset.rows, dataset.scale, dataset.labels, alpha)
+    except kernel.CertificateError:
+        return None
+    # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
+    rho = facts.rho
+    w = tuple(v / rho for v in w)
+    common = _common_denominator(w)
+    norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
+                     common * common)
+    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
+                     norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
+                     bound_lower=R2 * lower)
+
+
+def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
+    """Floats rounded to integers over one power of two (about 50 significant bits for the
+    largest); entries of magnitude at most ``floor_at`` become 0.
+
+    >>> _dyadic([0.5, -0.25, 1e-30], floor_at=1e-20)
+    (Fraction(1, 2), Fraction(-1, 4), Fraction(0, 1))
+    """
+    import math
+
+    biggest = max((abs(float(v)) for v in values), default=0.0)
+    if not biggest or not math.isfinite(biggest):
+        return tuple(Fraction(0) for _ in values)
+    shift = 50 - math.frexp(biggest)[1]
+    scale = Fraction(2) ** shift
+    zero = Fraction(0)
+    if scale.denominator == 1:                   # huge values: integers times 2^-shift
+        return tuple(zero if abs(float(v)) <= floor_at else
+                     Fraction(round(math.ldexp(float(v), shift))) / scale for v in values)
+    unit = scale.numerator
+    return tuple(zero if abs(float(v)) <= floor_at else
+                 Fraction(round(math.ldexp(float(v), shift)), unit) for v in values)
+
+
 def lp_separator(dataset: Any, note: str = "") -> Separator | None:
     """A separator from a float linear program (min Σ|wᵢ| s.t. yₙ w·xₙ ≥ 1), made exact and
     checked by the kernel; None when scipy is missing or the LP finds none."""
@@ -368,30 +459,74 @@ def _int64_matrix(Z: list[tuple[int, ...]]) -> Any:
 
 def _propose_support(Z: list[tuple[int, ...]]) -> list[int]:
     """Row indices a float solver puts in the support, largest multiplier first ([] when the
-    floats fail; the exact search then starts cold).
-
-    numpy only (no scipy import): with at most as many rows as coordinates (+ 1), a primal–dual
-    active-set method on the n × n Gram form (a few dense solves); with more rows, Lawson and
-    Hanson's active set (the support has at most dim + 1 rows, so a few small solves), and
-    scipy's NNLS when that has not converged in floats.
-    """
+    floats fail; the exact search then starts cold)."""
     A = _float_matrix(Z)
-    if A is None:
+    proposal = _float_max_margin(A) if A is not None else None
+    if proposal is None:
         return []
+    import numpy as np
+
+    alpha = proposal[1]
+    tolerance = 1e-9 * alpha.max()
+    return [int(j) for j in np.argsort(-alpha) if alpha[j] > tolerance]
+
+
+def _float_max_margin(A: Any) -> tuple[Any, Any] | None:
+    """Floats (w, α) for min ½‖w‖² s.t. A w ≥ 1 (rows of A: yₙ xₙ, scaled): w = Σ αₙ Aₙ,
+    α ≥ 0; None when the floats fail (no separator, iteration limits).  They only propose.
+
+    With at most as many rows as coordinates (+ 1): a primal–dual active-set method on the
+    n × n Gram form (numpy only, a few dense solves).  With more rows: quadprog's dual
+    active-set QP (Goldfarb–Idnani) in the primal, on a working set of rows that grows by the
+    rows the last solution violates (the support has at most dim rows); Lawson and Hanson's
+    NNLS, then scipy's, when quadprog is missing.
+    """
     import numpy as np
 
     n, dim = A.shape
     if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS):
         u = _gram_active_set(A)
     else:
+        found = _working_set_qp(A)
+        if found is not None:
+            return found
         u = _lawson_hanson(A, 3 * (dim + 2) + 50)
         gradient = 1.0 - (A @ (A.T @ u) + u.sum())
         if not np.all(np.isfinite(u)) or gradient.max() > 1e-9:
             u = _scipy_nnls(A)      # not converged in floats: scipy's NNLS (QR updates) instead
-    if u is None or not np.all(np.isfinite(u)) or u.max() <= 0:
-        return []
-    tolerance = 1e-9 * u.max()
-    return [int(j) for j in np.argsort(-u) if u[j] > tolerance]
+    if u is None or not np.all(np.isfinite(u)) or u.max() <= 0 or not u.sum() < 1:
+        return None
+    # NNLS form (module doc): w = Σ uₙ Aₙ / (1 − Σ u), α = u / (1 − Σ u)
+    return (A.T @ u) / (1.0 - u.sum()), u / (1.0 - u.sum())
+
+
+def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
+    """(w, α) by quadprog on a growing working set of rows (None without quadprog, when it
+    fails, or after ``rounds`` rounds)."""
+    try:
+        import numpy as np
+        import quadprog
+    except ImportError:
+        return None
+    n, dim = A.shape
+    size = min(n, max(2 * dim, 200))
+    W = np.sort(np.argsort(A @ A.sum(axis=0))[:size])  # smallest margins of a rough direction
+    identity, zeros = np.eye(dim), np.zeros(dim)
+    for _ in range(rounds):
+        try:
+            w, _value, _free, _iterations, multipliers, _active = quadprog.solve_qp(
+                identity, zeros, np.ascontiguousarray(A[W].T), np.ones(len(W)))
+        except ValueError:          # "constraints are inconsistent": no separator
+            return None
+        margins = A @ w
+        violated = np.flatnonzero(margins < 1 - 1e-10)
+        if violated.size == 0:
+            alpha = np.zeros(n)
+            alpha[W] = np.maximum(multipliers, 0.0)
+            return w, alpha
+        worst = violated[np.argsort(margins[violated])[:size]]
+        W = np.union1d(W[multipliers > 0], worst)
+    return None
 
 
 #: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
