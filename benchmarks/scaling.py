@@ -59,6 +59,9 @@ QUICK_N = (300, 1_000)
 QUICK_D = (5, 30)
 #: The geometric margin of the generated data (small: many updates).
 MARGIN = 0.01
+#: A 10,000 × 100 set with about 10⁵ updates for the whole-process timings (100,786 updates).
+HUNDRED_THOUSAND_MARGIN = 0.002
+HUNDRED_THOUSAND_SEED = 7
 
 
 def separable(n: int, d: int, seed: int, margin: float = MARGIN) -> pla.Dataset:
@@ -198,13 +201,26 @@ def processes(directory: Path, args: argparse.Namespace,
     hw1 = directory / "hw1.dat"
     write_file(hw1, X, y, "decimal")
     cases["HW1-sized: 400 x 4 decimals"] = [str(hw1)]
-    if many is not None:
-        ds = separable(many["n"], many["d"], many["seed"])
-        path = directory / "many.dat"
+    def write_dat(ds: pla.Dataset, name: str) -> str:
+        path = directory / name
         with open(path, "w") as handle:
             for row, label in zip(ds.rows, ds.labels):
                 handle.write(" ".join(f"{v / 1000:.3f}" for v in row[1:]) + f" {label:+d}\n")
-        cases[f"{many['n']} x {many['d']}: {many['updates']:,} updates"] = [str(path)]
+        return str(path)
+
+    if many is not None:
+        ds = separable(many["n"], many["d"], many["seed"])
+        cases[f"{many['n']} x {many['d']}: {many['updates']:,} updates"] = [
+            write_dat(ds, "many.dat")]
+    if not args.quick:               # the "runs with 10^5 updates": a smaller margin
+        ds = separable(10_000, 100, HUNDRED_THOUSAND_SEED, margin=HUNDRED_THOUSAND_MARGIN)
+        updates = pla.run(ds, keep_steps=False).updates
+        cases[f"10000 x 100, margin {HUNDRED_THOUSAND_MARGIN}: {updates:,} updates"] = [
+            write_dat(ds, "hundred-thousand.dat")]
+    # as an installed package would run: bytecode compiled once (an editable install, or
+    # PYTHONDONTWRITEBYTECODE, would otherwise compile the extra modules of --check every time)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pla"),
+                    str(ROOT / "verify")], check=True, capture_output=True)
     pla_command = str(Path(sys.executable).parent / "pla")
     out: dict[str, Any] = {}
     for label, data in cases.items():
@@ -268,9 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="medians of K timings (3)")
     parser.add_argument("--max-entries", type=int, default=11_000_000,
                         help="skip shapes with more numbers than this (memory)")
-    parser.add_argument("--check-max-entries", type=int, default=4_000_000,
-                        help="time the checked run only up to this many numbers (4,000,000: "
-                             "verify.search.certificates.MAX_EXACT_ENTRIES)")
+    parser.add_argument("--check-max-entries", type=int, default=11_000_000,
+                        help="time the checked run only up to this many numbers")
     parser.add_argument("--loop-visits", type=int, default=500_000,
                         help="run the point-by-point float PLA only up to this many visits")
     parser.add_argument("--reference-budget", type=float, default=8.0, metavar="SECONDS")

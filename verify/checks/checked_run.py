@@ -95,14 +95,26 @@ def reference_separator(dataset: Any, wf: str = "maxmargin") -> Any:
     return certify(dataset, method="lp" if wf == "lp" else "maxmargin")
 
 
+def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
+    """``value`` to ``digits`` significant digits, rounded in the direction ``rounding``
+    (a :mod:`decimal` rounding mode), so that a shown interval contains the exact one.
+
+    >>> _decimal(Fraction(2, 3), "ROUND_FLOOR", 4), _decimal(Fraction(2, 3), "ROUND_CEILING", 4)
+    ('0.6666', '0.6667')
+    """
+    import decimal
+
+    context = decimal.Context(prec=digits, rounding=getattr(decimal, rounding))
+    return str(context.divide(decimal.Decimal(value.numerator), decimal.Decimal(value.denominator)))
+
+
 def _wf_kind(certificate: Any) -> str:
     """How the report names the w_f of ``certificate`` (a Separator)."""
-    from pla.exact import format_number
-
     kind = certificate.kind
     if certificate.kind == "near-max-margin":
         kind += (f": the max-margin bound R^2||w*||^2/rho*^2 lies in "
-                 f"[{format_number(certificate.bound_lower)}, {format_number(certificate.bound)}]"
+                 f"[{_decimal(certificate.bound_lower, 'ROUND_FLOOR')}, "
+                 f"{_decimal(certificate.bound, 'ROUND_CEILING')}]"
                  f" (the kernel checked this w_f and dual multipliers), so this w_f gives the "
                  f"max-margin integer bound, {certificate.tightest_updates}")
     if certificate.note:
