@@ -138,6 +138,36 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     return out
 
 
+def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
+    """numpy int64 copies of ``rows`` and the number of updates during which the monitor may
+    keep wₜ (times D) in int64 and compute its scores there, exactly; (None, 0) when never.
+
+    Update t computes S = Wₜ·rowₙ and Wₜ₊₁ = Wₜ ± k·rowₙ, so every |entry| of Wₜ₊₁ is at most
+    M = max|W₀| + (t+1)·|k|·max|row| and every partial sum of S at most dim·M·max|row| (M
+    bounds Wₜ too).  Both stay below 2⁶² while t+1 ≤ the returned count: no int64 wraps
+    around (numpy's integer products do silently), and the checkpoints, which recompute
+    ‖wₜ‖² and w_f·wₜ in Python integers, tie the carrier to the exact values.
+
+    >>> _int64_carrier(((1, 2), (3, 4)), [0, 0], 1)[1] == (2**62 // (2 * 4)) // 4
+    True
+    >>> _int64_carrier(((2**40, 1),), [0, 0], 1)
+    (None, 0)
+    """
+    if not rows:
+        return None, 0
+    import numpy as np
+
+    dim = len(rows[0])
+    biggest = max((max(map(abs, row), default=0) for row in rows), default=0) or 1
+    if biggest >= 2**31 or dim == 0:
+        return None, 0
+    start = max(map(abs, W0), default=0)
+    room = (2**62 // (dim * biggest) - start) // (abs(k) * biggest)
+    if room <= 0:
+        return None, 0
+    return np.array(rows, dtype=np.int64), room
+
+
 class Monitor:
     """Checks Novikoff's inequalities exactly at every update of a run (see the module doc).
 
@@ -165,8 +195,9 @@ class Monitor:
         self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
-        self.W = list(self.W0)  # type: ignore[arg-type]
+        self.W: Any = list(self.W0)  # type: ignore[arg-type]
         self.q = kernel_squared_norms(self.rows)
+        self._rows64, self._int64_updates = _int64_carrier(self.rows, self.W, k)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0
@@ -233,6 +264,10 @@ class Monitor:
             L=L, b=b, c1=self.c1, P0=self.P0, bound_updates=self.bound_updates, Df=Df,
             bound=self.bound)
 
+    def weights(self) -> list[int]:
+        """W, the current wₜ times D, as a list of Python integers."""
+        return self.W if type(self.W) is list else self.W.tolist()
+
     # ------------------------------------------------------------------ per update
     def _fail(self, name: str, t: Any, lhs: Any, relation: str, rhs: Any, detail: str = "") -> None:
         raise ProofViolation(name, t, lhs, relation, rhs, detail)
@@ -248,10 +283,10 @@ class Monitor:
         if full:
             t, n = self.t, step.index
             if isinstance(n, int) and 0 <= n < len(self.rows):
-                if _scaled(step.w_before, self.D) != self.W:
+                if _scaled(step.w_before, self.D) != self.weights():
                     self._fail("w_t is the previous w_{t+1}", t, "w_t (engine)", "=",
                                "w_t (monitor)", f"engine {tuple(map(str, step.w_before))} != "
-                               f"{tuple(str(Fraction(v, self.D)) for v in self.W)}")
+                               f"{tuple(str(Fraction(v, self.D)) for v in self.weights())}")
                 self.checks += 1
                 if _scaled(step.x, self.L) != list(self.rows[n]):
                     self._fail(f"x is row {n + 1} of the data", t, "x (engine)", "=", "x_n (data)")
@@ -275,30 +310,41 @@ class Monitor:
             self._fail(f"the label of row {n + 1} is y_n", t, step_y, "=", y)
         row = self.rows[n]
         D, L, k = self.D, self.L, self.k
+        ky = k * y
         W = self.W
-        S = sum(map(mul, W, row))                       # wₜ·xₙ = S / (D·L)
+        if t < self._int64_updates:               # int64 carrier: exact by _int64_carrier
+            if type(W) is list:
+                W = self._rows64[0].copy()
+                W[:] = self.W                     # W₀ fits: |W₀| is part of the bound
+            row64 = self._rows64[n]
+            S = int(W @ row64)                    # wₜ·xₙ = S / (D·L)
+            W1 = W + ky * row64
+        else:
+            if type(W) is not list:
+                W = W.tolist()
+            S = sum(map(mul, W, row))
+            if ky == 1:
+                W1 = list(map(add, W, row))
+            elif ky == -1:
+                W1 = list(map(sub, W, row))
+            else:
+                W1 = [wv + ky * xv for wv, xv in zip(W, row)]
         if score.numerator * D * L != S * score.denominator:
             self._fail("the score is w_t.x_n", t, score, "=", Fraction(S, D * L))
-        ky = k * y
-        if ky == 1:
-            W1 = list(map(add, W, row))
-        elif ky == -1:
-            W1 = list(map(sub, W, row))
-        else:
-            W1 = [wv + ky * xv for wv, xv in zip(W, row)]
         self.checks += 5
+        full = engine_after is not None or t % self.check_every == 0
+        W1_list = (W1 if type(W1) is list else W1.tolist()) if full else None
         if engine_after is not None:
             self.checks += 1
-            if _scaled(engine_after, D) != W1:
+            if _scaled(engine_after, D) != W1_list:
                 self._fail("update rule: w_{t+1} = w_t + eta*y_n*x_n", t, "w_{t+1} (engine)", "=",
                            "w_t + eta*y_n*x_n",
                            f"engine {tuple(map(str, engine_after))} != "
-                           f"{tuple(str(Fraction(v, D)) for v in W1)}")
+                           f"{tuple(str(Fraction(v, D)) for v in W1_list)}")
         N = self.N
         q = self.q[n]
-        full = engine_after is not None or t % self.check_every == 0
         # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
-        N1 = sum(map(mul, W1, W1)) if full else N + 2 * ky * S + k * k * q
+        N1 = sum(map(mul, W1_list, W1_list)) if full else N + 2 * ky * S + k * k * q
         if self.wf is None:
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
         else:
@@ -308,7 +354,7 @@ class Monitor:
             if full:
                 self.checks += 1
                 kernel_steps.check_equal("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
-                                         sum(map(mul, self.F, W1)), P1, self.Df * D,
+                                         sum(map(mul, self.F, W1_list)), P1, self.Df * D,
                                          fail=self._reject)
             self.checks += 4
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, mn, P, P1,
@@ -326,6 +372,7 @@ class Monitor:
         if T != self.t:
             self._fail("the number of updates T is the number of checked updates", "end", T, "=",
                        self.t)
+        self.W = self.weights()
         if _scaled(result.w, self.D) != self.W:
             self._fail("the final w is the last w_{t+1}", "end", "w (engine)", "=", "w (monitor)")
         # the incremental sums, recomputed directly at the end
