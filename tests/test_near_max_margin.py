@@ -208,3 +208,18 @@ def test_cli_wf_maxmargin_exact(tmp_path):
     done = pla_cli("run", str(data), "--check", "--wf", "maxmargin-exact")
     assert done.code == 0, done.err
     assert ": max-margin" in done.out and "near-max-margin" not in done.out
+
+
+def test_a_near_max_margin_record_with_a_wrong_bound_is_caught_by_the_monitor(monkeypatch):
+    """The monitor derives the bound from its own products: a record whose claimed bound (and
+    bracket) is off by one is refused before the run."""
+    rows, labels = separable_data(60, 3, "1/50", seed=3)
+    ds = pla.Dataset.from_rows(rows, labels)
+    monkeypatch.setattr(checked_run, "EXACT_WF_ENTRIES", 0)
+    true = checked_run.reference_separator(ds)
+    forged = Separator(**{**true.__dict__, "bound": true.bound + 1,
+                          "bound_lower": true.bound_lower + 1})
+    assert forged.tightest_updates == true.tightest_updates + 1
+    monkeypatch.setattr(checked_run, "reference_separator", lambda dataset, wf: forged)
+    with pytest.raises(kernel.ProofViolation, match="max-margin integer bound"):
+        checked_run.prepare_monitor(ds, pla.RunOptions())

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from pla.exact import format_number, format_vector
-from verify.checks.monitor import Monitor, MonitorReport
+from verify.checks.monitor import Monitor, MonitorReport, ProofViolation
 
 __all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "read_weights",
            "report_lines", "report_json"]
@@ -134,8 +134,15 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
             return Monitor(dataset, options, None, paranoid=paranoid,
                            wf_kind="none: the data are not linearly separable (Gordan "
                                    "certificate checked by the kernel)")
-        return Monitor(dataset, options, certificate.w, rho=certificate.rho, R2=certificate.R2,
-                       paranoid=paranoid, wf_kind=_wf_kind(certificate))
+        monitor = Monitor(dataset, options, certificate.w, rho=certificate.rho,
+                          R2=certificate.R2, paranoid=paranoid, wf_kind=_wf_kind(certificate))
+        if certificate.kind == "near-max-margin" and monitor.classical and \
+                monitor.bound_updates != certificate.tightest_updates:
+            # the monitor derives its bound from its own products: the two must agree
+            raise ProofViolation("the near-max-margin w_f's bound is the max-margin integer "
+                                 "bound", None, monitor.bound_updates, "=",
+                                 certificate.tightest_updates)
+        return monitor
     if wf == "final":
         first = pla.run(dataset, options=options, engine=engine, keep_steps=False)
         if not first.halted:

@@ -38,6 +38,19 @@ def _time(entry: dict[str, Any]) -> str:
     return f"{s:.2f} s" if s >= 1 else f"{s * 1000:.1f} ms"
 
 
+def _wf_name(kind: str) -> str:
+    """The w_f column: a near-max-margin w_f's long report (its bracket) shortened.
+
+    >>> _wf_name("near-max-margin: the max-margin bound ... lies in [1, 2] ..., 1")
+    'near-max-margin (max-margin integer bound)'
+    >>> _wf_name("max-margin")
+    'max-margin'
+    """
+    if kind.startswith("near-max-margin:"):
+        return "near-max-margin (max-margin integer bound)"
+    return kind
+
+
 def scaling_markdown(report: dict[str, Any]) -> str:
     """The Markdown of the scaling section for one results report."""
     m = report["machine"]
@@ -61,7 +74,7 @@ def scaling_markdown(report: dict[str, Any]) -> str:
             f"{_time(e['float-block'])} | {r['exact_over_float_block']:.2f} | "
             f"{_time(e['float-loop'])} | {_time(e['sklearn'])} | {_time(e['reference'])} | "
             f"{'-' if peak is None else f'{peak / 2**20:.1f} MiB'} | "
-            f"{e['checked'].get('wf_kind', '')} |")
+            f"{_wf_name(e['checked'].get('wf_kind', ''))} |")
     lines.append("")
     fits = [(k, v) for k, v in report["exponents"].items() if v]
     if fits:
