@@ -158,14 +158,22 @@ def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
     import numpy as np
 
     dim = len(rows[0])
-    biggest = max((max(map(abs, row), default=0) for row in rows), default=0) or 1
-    if biggest >= 2**31 or dim == 0:
+    if dim == 0:
+        return None, 0
+    try:
+        matrix = np.array(rows, dtype=np.int64)
+    except OverflowError:
+        return None, 0
+    if matrix.shape != (len(rows), dim):
+        return None, 0
+    biggest = int(np.abs(matrix).max()) or 1
+    if biggest >= 2**31:
         return None, 0
     start = max(map(abs, W0), default=0)
     room = (2**62 // (dim * biggest) - start) // (abs(k) * biggest)
     if room <= 0:
         return None, 0
-    return np.array(rows, dtype=np.int64), room
+    return matrix, room
 
 
 class Monitor:

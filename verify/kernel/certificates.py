@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from itertools import chain
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +54,8 @@ class MarginFacts:
 
 
 def _exact_number(value: Any, what: str) -> Fraction:
+    if type(value) is Fraction:      # immutable: no copy needed (a subclass is copied below)
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         raise CertificateError(f"{what} is {value!r} ({type(value).__name__}); "
                                "the kernel accepts only ints and Fractions")
@@ -230,15 +233,26 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
+    if set(map(type, labels)) <= _INT and set(labels) <= {1, -1} and \
+            all(len(row) == dim for row in rows) and \
+            set(map(type, chain.from_iterable(rows))) <= _INT:
+        pass                               # all good: one pass over all entries at once
+    else:                                  # find the first row at fault, for the message
+        _first_bad_row(rows, labels, dim)
+    if type(rows) is tuple and type(labels) is tuple and \
+            all(type(row) is tuple for row in rows):
+        _LAST_VALID[:] = [(rows, labels, dim)]
+    return dim
+
+
+def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
+    """Raise for the first row whose label is not ±1 or which is not ``dim`` ints."""
     for n, (row, y) in enumerate(zip(rows, labels)):
         if type(y) is not int or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
         if len(row) != dim or not set(map(type, row)) <= _INT:
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
-    if type(rows) is tuple and type(labels) is tuple and \
-            all(type(row) is tuple for row in rows):
-        _LAST_VALID[:] = [(rows, labels, dim)]
-    return dim
+    raise CertificateError("the data are not rows of ints with labels +1 or -1")
 
 
 _INT = {int}
