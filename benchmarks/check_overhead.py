@@ -1,16 +1,26 @@
-"""The cost of `pla run --check`: plain runs and monitored runs side by side, as ratios.
+"""The cost of `pla run --check`, part by part, side by side, as ratios.
+
+1. Plain runs against monitored runs (on_update hook, and paranoid on_step) in-process.
+2. The monitor per update, with and without its int64 carrier, on the same recorded updates.
+3. The certificate of the default w_f on the 400 × 1000 rational set: the near-max-margin w
+   (float proposal + kernel separator and dual-bound checks) against the exact max-margin w*.
 
 Run: .venv/bin/python benchmarks/check_overhead.py   (target from the speed issue: <= 1.5x)
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import pla
 from pla.generate import separable_data
-from verify.search.certificates import certify
 from verify.checks.monitor import Monitor
+from verify.search.certificates import certify, max_margin, near_max_margin
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engines import generate  # noqa: E402
 
 CASES = [(1000, 5, "1/100"), (2000, 10, "1/200"), (5000, 3, "1/200")]
 REPEATS = 3
@@ -25,7 +35,7 @@ def best(fn) -> float:
     return min(times)
 
 
-def main() -> None:
+def runs() -> None:
     print(f"{'N':>6} {'d':>3} {'order':>8} {'updates':>8} {'plain s':>9} {'check s':>9} "
           f"{'paranoid s':>10} {'check/plain':>11} {'paranoid/plain':>14}")
     for n, d, margin in CASES:
@@ -46,6 +56,47 @@ def main() -> None:
             updates = pla.run(ds, options=options, keep_steps=False).updates
             print(f"{n:>6} {d:>3} {order:>8} {updates:>8} {plain:>9.3f} {check:>9.3f} "
                   f"{paranoid:>10.3f} {check / plain:>11.2f} {paranoid / plain:>14.2f}")
+
+
+def monitor_per_update() -> None:
+    """The monitor alone on recorded updates: the int64 carrier against Python integers."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scaling import separable
+
+    ds = separable(10_000, 100, 203)
+    s = near_max_margin(ds)
+    updates: list[tuple] = []
+    pla.run(ds, keep_steps=False, on_update=lambda *a: updates.append(a))
+
+    def replay(carrier: bool) -> None:
+        monitor = Monitor(ds, pla.RunOptions(), s.w)
+        if not carrier:
+            monitor._int64_updates = 0
+        for record in updates:
+            monitor.on_update(*record)
+
+    fast, slow = best(lambda: replay(True)), best(lambda: replay(False))
+    print(f"\nmonitor on {len(updates):,} recorded updates of 10,000 x 100 data: int64 carrier "
+          f"{fast / len(updates) * 1e6:.1f} us/update, Python integers "
+          f"{slow / len(updates) * 1e6:.1f} us/update, ratio {slow / fast:.2f}")
+
+
+def certificates() -> None:
+    """The default w_f's certificate on the 400 x 1000 set: near-max-margin against exact."""
+    X, y = generate(400, 1000, "coq", 7)
+    ds = pla.Dataset.from_rows(X, y)
+    near_s = best(lambda: near_max_margin(ds))
+    exact_s = best(lambda: max_margin(ds))
+    near, exact = near_max_margin(ds), max_margin(ds)
+    print(f"\n400 x 1000 rational set: near-max-margin certificate {near_s:.3f} s (integer bound "
+          f"{near.tightest_updates}), exact max-margin {exact_s:.3f} s (integer bound "
+          f"{exact.bound_updates}), ratio {exact_s / near_s:.1f}")
+
+
+def main() -> None:
+    runs()
+    monitor_per_update()
+    certificates()
 
 
 if __name__ == "__main__":
