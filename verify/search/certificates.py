@@ -476,10 +476,11 @@ def _float_max_margin(A: Any) -> tuple[Any, Any] | None:
     α ≥ 0; None when the floats fail (no separator, iteration limits).  They only propose.
 
     With at most as many rows as coordinates (+ 1): a primal–dual active-set method on the
-    n × n Gram form (numpy only, a few dense solves).  With more rows: quadprog's dual
-    active-set QP (Goldfarb–Idnani) in the primal, on a working set of rows that grows by the
-    rows the last solution violates (the support has at most dim rows); Lawson and Hanson's
-    NNLS, then scipy's, when quadprog is missing.
+    n × n Gram form (numpy only, a few dense solves).  With more rows: working sets of rows
+    that grow by the rows the last solution violates (the support has at most dim rows),
+    solved in the Gram form when there are many coordinates, else (or when that stalls) by
+    quadprog's dual active-set QP (Goldfarb–Idnani) in the primal; Lawson and Hanson's NNLS,
+    then scipy's, when both fail.
     """
     import numpy as np
 
@@ -487,7 +488,9 @@ def _float_max_margin(A: Any) -> tuple[Any, Any] | None:
     if n <= min(dim + 1, GRAM_PROPOSAL_MAX_ROWS):
         u = _gram_active_set(A)
     else:
-        found = _working_set_qp(A)
+        found = _working_set_gram(A) if dim > GRAM_WORKING_SET_MIN_DIM else None
+        if found is None:
+            found = _working_set_qp(A)
         if found is not None:
             return found
         u = _lawson_hanson(A, 3 * (dim + 2) + 50)
@@ -498,6 +501,42 @@ def _float_max_margin(A: Any) -> tuple[Any, Any] | None:
         return None
     # NNLS form (module doc): w = Σ uₙ Aₙ / (1 − Σ u), α = u / (1 − Σ u)
     return (A.T @ u) / (1.0 - u.sum()), u / (1.0 - u.sum())
+
+
+#: From this many coordinates on, the working set is first solved in the Gram form (quadprog's
+#: primal active set costs O(d²) per constraint: 6 s a solve on 3,000 × 1,000 data, where
+#: the Gram form takes 0.3 s); below it quadprog first (the Gram working set stalls when the
+#: support fills it).
+GRAM_WORKING_SET_MIN_DIM = 200
+
+
+def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
+    """(w, α) by the Gram-form active set on working sets of at most dim rows (where the Gram
+    matrix of rows in general position is invertible): the support of the last solution plus
+    the rows its w violates most.  None when it stalls (the support fills the working set) or
+    fails."""
+    import numpy as np
+
+    n, dim = A.shape
+    W = np.sort(np.argsort(A @ A.sum(axis=0))[:dim])
+    for _ in range(rounds):
+        u = _gram_active_set(A[W])
+        total = float(u.sum())
+        if not np.all(np.isfinite(u)) or not total < 1:
+            return None
+        w = (A[W].T @ u) / (1.0 - total)
+        margins = A @ w
+        violated = np.flatnonzero(margins < 1 - 1e-10)
+        support = W[u > 0]
+        if violated.size == 0:
+            alpha = np.zeros(n)
+            alpha[W] = u / (1.0 - total)
+            return w, alpha
+        room = dim - support.size
+        if room <= 0:
+            return None
+        W = np.union1d(support, violated[np.argsort(margins[violated])[:room]])
+    return None
 
 
 def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
