@@ -223,3 +223,26 @@ def test_a_near_max_margin_record_with_a_wrong_bound_is_caught_by_the_monitor(mo
     monkeypatch.setattr(checked_run, "reference_separator", lambda dataset, wf: forged)
     with pytest.raises(kernel.ProofViolation, match="max-margin integer bound"):
         checked_run.prepare_monitor(ds, pla.RunOptions())
+
+
+@pytest.mark.parametrize("n, d, margin, gram_succeeds", [
+    (150, 40, "1/5", True), (200, 60, "1/10", True), (60, 3, "1/50", False),
+    (40, 8, "1/50", False),
+])
+def test_the_gram_working_set_path_gives_a_correct_bracket(monkeypatch, n, d, margin,
+                                                           gram_succeeds):
+    """The Gram-form working sets (used from 200 coordinates on) on smaller data: where they
+    converge, and where they stall and quadprog takes over, the bracket holds the exact bound."""
+    from operator import neg
+
+    from verify.search import certificates as search
+
+    monkeypatch.setattr(search, "GRAM_WORKING_SET_MIN_DIM", 1)
+    rows, labels = separable_data(n, d, margin, seed=6)
+    ds = pla.Dataset.from_rows(rows, labels)
+    Z = [row if y > 0 else tuple(map(neg, row)) for y, row in zip(ds.labels, ds.rows)]
+    assert (search._working_set_gram(search._float_matrix(Z)) is not None) == gram_succeeds
+    near = near_max_margin(ds)
+    exact = _exact_bound(ds)
+    assert near is not None and near.bound_lower <= exact <= near.bound
+    assert near.bound - near.bound_lower < exact * Fraction(1, 10**6)
