@@ -321,9 +321,8 @@ _MONITOR_TESTS = (
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
 )
 _CLAIMS_TESTS = (
-    "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
+    "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
     "tests/test_attacks_lying_proposer.py", "tests/test_claims_language.py",
-    "tests/test_claims_plugin.py",
 )
 #: The part of the claims checker that translates a claim into kernel terms and decides it:
 #: the translation to sympy (``_Translation``), the hypotheses, domain conditions and kernel
@@ -505,6 +504,8 @@ def _child(tree: Path, args: list[str], log: Path, root: Path, write_bytecode: b
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
+        # a parent that is itself a pytest run has replaced the streams by its capture
+        sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
         os.chdir(tree)
         _forget_project(root)
         sys.path.insert(0, str(tree))
@@ -926,9 +927,12 @@ def survivor_key(source_lines: list[str], mutant: Mutant) -> str:
 
 
 def plan(sources: dict[str, str], mutants: list[Mutant], coverage: CoverageMap,
-         minimum_timeout: float = 60.0, factor: float = 4.0) -> list[_Job]:
-    """For each mutant, the tests that execute its line and its time limit (``factor`` times
-    their time in the coverage run, at least ``minimum_timeout`` seconds)."""
+         minimum_timeout: float = 60.0, factor: float = 4.0,
+         targets: dict[str, Target] | None = None) -> list[_Job]:
+    """For each mutant, the tests of its target (``targets``, default :data:`TARGETS`) that
+    execute its line, and its time limit (``factor`` times their time in the coverage run, at
+    least ``minimum_timeout`` seconds)."""
+    targets = TARGETS if targets is None else targets
     jobs = []
     by_path: dict[str, tuple[dict[int, range], frozenset[int], list[Mutant]]] = {}
     for path, text in sources.items():
@@ -944,8 +948,7 @@ def plan(sources: dict[str, str], mutants: list[Mutant], coverage: CoverageMap,
             raise ValueError(f"{mutant.ident}: not found in the unparsed file")
         lines = spans.get(twin.line, range(twin.line, twin.line + 1))
         tests = coverage.tests_for(mutant.path, lines, twin.line not in in_function,
-                                   tuple(dict.fromkeys(TARGETS[mutant.path].tests))
-                                   if mutant.path in TARGETS else ())
+                                   tuple(dict.fromkeys(targets[mutant.path].tests)))
         jobs.append(_Job(mutant, tests, max(minimum_timeout, factor * coverage.seconds(tests))))
     return jobs
 
