@@ -14,6 +14,8 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from verify.claims.checker import _prove, _Translation, decide_claim, domain_conditions
 from verify.claims.parser import parse_claim
@@ -189,3 +191,99 @@ CERTIFICATES = [
 @pytest.mark.parametrize("text, certificate", CERTIFICATES)
 def test_the_certificate_text(text, certificate):
     assert _prove(parse_claim(text))[:2] == ("proved", certificate)
+
+
+def _root_certificate(q: Fraction, alpha: Fraction, beta: Fraction, strict: bool):
+    """_constant_root_certificate for alpha + beta*sqrt(q), with sqrt(q)'s atom defined as
+    the prover defines it for a claim; (certificate or None, the prover, the target)."""
+    from verify.claims.checker import _constant_root_certificate, _Prover
+
+    claim = parse_claim(f"sqrt({q}) >= 0")
+    prover = _Prover(claim)
+    prover.assumptions()
+    prover.goal_domains()
+    s = prover.tr.atom(claim.goals[0].lhs)
+    assert s in prover.defined and prover.tr.rewrites[s] == (2, q)
+    target = prover.sp.Rational(alpha.numerator, alpha.denominator) + \
+        prover.sp.Rational(beta.numerator, beta.denominator) * s
+    return _constant_root_certificate(prover, target, strict), prover, target
+
+
+def _root_expected(q: Fraction, alpha: Fraction, beta: Fraction, strict: bool) -> bool:
+    """When the exact comparison of squares gives a certificate (the function's contract)."""
+    if beta > 0 and alpha >= 0:
+        return not (strict and alpha == 0)          # s > 0 is left to the general search
+    if beta > 0 and alpha < 0:                       # s >= c = -alpha/beta: q >= c**2
+        c = -alpha / beta
+        return q > c * c or (not strict and q == c * c)
+    if beta < 0 and alpha > 0:                       # s <= c = alpha/|beta|: c**2 >= q
+        c = alpha / -beta
+        return c * c > q or (not strict and c * c == q)
+    return False
+
+
+_SMALL = st.fractions(min_value=-4, max_value=4, max_denominator=3)
+
+
+@given(q=st.fractions(min_value=0, max_value=9, max_denominator=3),
+       alpha=_SMALL, beta=_SMALL, strict=st.booleans())
+@example(q=Fraction(4), alpha=Fraction(-2), beta=Fraction(1), strict=False)   # s - 2 >= 0, s = 2
+@example(q=Fraction(4), alpha=Fraction(-2), beta=Fraction(1), strict=True)
+@example(q=Fraction(4), alpha=Fraction(2), beta=Fraction(-1), strict=False)   # 2 - s >= 0
+@example(q=Fraction(4), alpha=Fraction(2), beta=Fraction(-1), strict=True)
+@example(q=Fraction(2), alpha=Fraction(0), beta=Fraction(1), strict=True)
+@example(q=Fraction(2), alpha=Fraction(0), beta=Fraction(3), strict=False)
+@example(q=Fraction(0), alpha=Fraction(1), beta=Fraction(1), strict=True)      # sqrt(0)
+@example(q=Fraction(0), alpha=Fraction(0), beta=Fraction(1), strict=False)
+@example(q=Fraction(0), alpha=Fraction(2), beta=Fraction(1), strict=True)
+@example(q=Fraction(0), alpha=Fraction(0), beta=Fraction(-1), strict=False)
+@example(q=Fraction(5), alpha=Fraction(2), beta=Fraction(-1), strict=False)    # 4 < 5 <= 8
+@example(q=Fraction(1, 5), alpha=Fraction(1, 2), beta=Fraction(-1), strict=False)
+@example(q=Fraction(5), alpha=Fraction(-2), beta=Fraction(1), strict=False)
+@example(q=Fraction(1, 5), alpha=Fraction(-1, 2), beta=Fraction(1), strict=False)
+@example(q=Fraction(2), alpha=Fraction(1), beta=Fraction(1), strict=True)
+@example(q=Fraction(2), alpha=Fraction(-1), beta=Fraction(1), strict=True)
+@example(q=Fraction(2), alpha=Fraction(3, 2), beta=Fraction(-1), strict=True)
+@example(q=Fraction(2), alpha=Fraction(1), beta=Fraction(0), strict=False)
+@settings(deadline=None)
+def test_the_exact_certificates_for_a_constant_square_root(q, alpha, beta, strict):
+    """alpha + beta*sqrt(q) >= 0 (> 0 if strict) gets a certificate exactly when the
+    comparison of squares shows it, and the kernel accepts every certificate given."""
+    certificate, prover, target = _root_certificate(q, alpha, beta, strict)
+    assert (certificate is not None) == _root_expected(q, alpha, beta, strict)
+    if certificate is not None:
+        kernel, rel = prover.kernel, ">" if strict else ">="
+        prover.check("root", kernel.Fact(target, rel, 0),
+                     (kernel.Chain("root", target, (kernel.Link(rel, 0, certificate),)),))
+
+
+_N = "assume: n >= 0, n integer\n"
+
+
+@pytest.mark.parametrize("text, status, text_in", [
+    (_N + "n**2 >= Sum(k, (k, 1, n))", "proved", "base n = 0: empty sum 0 <= 0"),   # sum right
+    (_N + "n*(n+1)/2 <= Sum(k, (k, 1, n))", "proved", "base n = 0: empty sum 0 >= 0"),
+    (_N + "n**2 + 1 > Sum(k, (k, 1, n))", "unproved", "compared with ==, <= or >="),
+    (_N + "-1 < Sum(k, (k, 1, n))", "unproved", "compared with ==, <= or >="),
+    (_N + "Sum(k, (k, 1, n)) > -1", "unproved", "compared with ==, <= or >="),
+    (_N + "Sum(k, (k, 1, n)) <= Sum(k**2, (k, 1, n))", "unproved",
+     "write a symbolic sum alone on one side"),
+    (_N + "Sum(k, (k, 1, n)) + 1 >= 1", "unproved", "write a symbolic sum alone on one side"),
+    (_N + "0 <= Sum(k, (k, 1, n)) <= n**2", "unproved", "a claim with a symbolic sum is one "
+                                                         "comparison"),
+    ("assume: Sum(k, (k, 1, n)) >= 0\nn >= 0", "unproved",
+     "a symbolic sum in an assumption is not supported"),
+])
+def test_symbolic_sums_are_proved_by_induction_or_refused_with_the_reason(text, status, text_in):
+    verdict_status, text_out, _ = _prove(parse_claim(text))
+    assert verdict_status == status and text_in in text_out, text_out
+
+
+def test_an_induction_is_checked_by_the_kernel_not_by_the_proposer(monkeypatch):
+    from verify.search import claim_certificates
+    from verify.search.claim_certificates import FoundCertificate
+
+    monkeypatch.setattr(claim_certificates, "find_certificate",
+                        lambda *args, **kwargs: FoundCertificate(((5, ()),), ()))
+    status, reason, _ = _prove(parse_claim(_N + "n**2 >= Sum(k, (k, 1, n))"))
+    assert status == "unproved" and reason.startswith("the kernel rejected the induction"), reason
