@@ -287,3 +287,54 @@ def test_an_induction_is_checked_by_the_kernel_not_by_the_proposer(monkeypatch):
                         lambda *args, **kwargs: FoundCertificate(((5, ()),), ()))
     status, reason, _ = _prove(parse_claim(_N + "n**2 >= Sum(k, (k, 1, n))"))
     assert status == "unproved" and reason.startswith("the kernel rejected the induction"), reason
+
+
+@pytest.mark.parametrize("text, proof", [
+    (_N + "Sum(-(k-2)**2, (k, 1, n)) <= 0",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 <= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = (n - 1)**2 >= 0 for n >= 0; n is 0 + a natural number by "
+     "'n >= 0' and 'n integer'"),
+    (_N + "Sum(k, (k, 0, n)) == n*(n + 1)/2",
+     "by induction on n, checked by the kernel: base n = -1: empty sum 0 == 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = 0 (identically) for n >= -1; n is -1 + a natural number by "
+     "'n >= 0' and 'n integer'"),
+    ("assume: n >= 1, n integer\nSum(k, (k, 1, n)) <= n**2",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 <= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = n >= 0 for n >= 0; n is 0 + a natural number by "
+     "'n >= 1' and 'n integer'"),
+    ("assume: n >= 0, n integer, t >= 0\nSum(t, (k, 1, n)) >= 0",     # a variable named t
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = -t <= 0 for n >= 0; n is 0 + a natural number by "
+     "'n >= 0' and 'n integer'"),
+    ("assume: 0 <= n, n integer\nSum(k, (k, 1, n)) >= 0",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = -n - 1 <= 0 for n >= 0; n is 0 + a natural number by "
+     "'0 <= n' and 'n integer'"),
+    ("assume: n > 0, n integer\nSum(k, (k, 1, n)) >= 0",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = -n - 1 <= 0 for n >= 0; n is 0 + a natural number by "
+     "'n > 0' and 'n integer'"),
+    ("assume: 0 < n, n integer\nSum(k, (k, 1, n)) >= 0",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = -n - 1 <= 0 for n >= 0; n is 0 + a natural number by "
+     "'0 < n' and 'n integer'"),
+])
+def test_the_text_of_an_induction(text, proof):
+    assert _prove(parse_claim(text)) == ("proved", proof, ())
+
+
+@pytest.mark.parametrize("text, reason", [
+    (_N + "Sum(n, (k, 1, n)) == n**2", "the summand cannot use n"),
+    (_N + "Sum(k, (k, 1, n)) == n**2", "not an identity: the difference t is not 0"),
+    (_N + "Sum(k, (k, 1, n)) <= n", "no certificate that -t >= 0 (the increment of the closed "
+                                    "form minus the summand, for every natural t)"),
+    ("assume: n >= -5, n integer\nSum(k, (k, 1, n)) == n*(n + 1)/2", "induction on n needs"),
+    ("assume: n >= 0, m integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: n <= 5, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: -1 <= n, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: n > -1, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+])
+def test_an_induction_is_refused_with_the_reason(text, reason):
+    status, why, _ = _prove(parse_claim(text))
+    assert status == "unproved" and why.startswith(reason), why
