@@ -463,3 +463,15 @@ def test_without_w_f_an_update_of_a_correctly_classified_row_is_still_a_violatio
     v = _violation(lambda: monitor.on_update(1, first.index, first.y, score))
     assert v.inequality == "the update is a mistake under the 'mistake' convention"
     assert v.step == 1
+
+
+def test_a_halted_run_that_still_errs_names_the_first_row_it_gets_wrong():
+    options = pla.RunOptions(order="first", max_updates=3)
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR)
+    result = pla.run(TEXTBOOK, options=options, on_step=monitor)
+    wrong = [n for n, (x, y) in enumerate(zip(TEXTBOOK.X, TEXTBOOK.labels))
+             if y * sum(a * b for a, b in zip(result.w, x)) <= 0]
+    right = [n for n in range(TEXTBOOK.n) if n not in wrong]
+    assert wrong and right                                  # both kinds: the report must choose
+    v = _violation(lambda: monitor.finish(dataclasses.replace(result, halted=True)))
+    assert (v.lhs, v.relation, v.rhs) == (f"row {wrong[0] + 1} (1-based)", "is", "correct")
