@@ -314,6 +314,10 @@ def test_an_induction_is_checked_by_the_kernel_not_by_the_proposer(monkeypatch):
      "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
      "G(n + 1) - G(n) - f(n + 1) = -n - 1 <= 0 for n >= 0; n is 0 + a natural number by "
      "'n > 0' and 'n integer'"),
+    ("assume: n >= 0, n integer, m integer, r != 0\nSum(r**2, (k, 1, n)) >= 0",
+     "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
+     "G(n + 1) - G(n) - f(n + 1) = -r**2 <= 0 for n >= 0; n is 0 + a natural number by "
+     "'n >= 0' and 'n integer'"),
     ("assume: 0 < n, n integer\nSum(k, (k, 1, n)) >= 0",
      "by induction on n, checked by the kernel: base n = 0: empty sum 0 >= 0; step: "
      "G(n + 1) - G(n) - f(n + 1) = -n - 1 <= 0 for n >= 0; n is 0 + a natural number by "
@@ -334,6 +338,10 @@ def test_the_text_of_an_induction(text, proof):
     ("assume: n <= 5, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
     ("assume: -1 <= n, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
     ("assume: n > -1, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    # a bound on another variable, or an upper bound on n, is not a lower bound on n
+    ("assume: r >= 0, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: 0 <= r, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
+    ("assume: 5 >= n, n integer\nSum(k, (k, 1, n)) >= 0", "induction on n needs"),
 ])
 def test_an_induction_is_refused_with_the_reason(text, reason):
     status, why, _ = _prove(parse_claim(text))
