@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import subprocess
@@ -926,6 +927,28 @@ def survivor_key(source_lines: list[str], mutant: Mutant) -> str:
         f"@{mutant.column - indent}"
 
 
+_LOG_LINE = re.compile(r"^\[\s*\d+/\d+\] (killed|timeout|survived|error -?\d+)\s+[\d.]+ s  "
+                       r"(\S+:\d+#\d+) (.*?) \((.*?)\)(?:  \[(.*)\])?$")
+
+
+def outcomes_from_log(text: str, mutants: list[Mutant]) -> dict[str, dict[int, str]]:
+    """The outcomes an interrupted run printed (its progress lines), as letters per file and
+    mutant number -- only for mutants of ``mutants`` whose place, number, description and
+    function match, so a log of other sources gives nothing."""
+    by_ident = {m.ident: m for m in mutants}
+    out: dict[str, dict[int, str]] = {}
+    for line in text.splitlines():
+        found = _LOG_LINE.match(line)
+        if not found:
+            continue
+        status, ident, description, function, detail = found.groups()
+        m = by_ident.get(ident)
+        if m is None or (m.description, m.function) != (description, function):
+            continue
+        out.setdefault(m.path, {})[m.number] = _letter(Outcome(m, status, 0.0, detail or ""))
+    return out
+
+
 def plan(sources: dict[str, str], mutants: list[Mutant], coverage: CoverageMap,
          minimum_timeout: float = 60.0, factor: float = 4.0,
          targets: dict[str, Target] | None = None) -> list[_Job]:
@@ -970,6 +993,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="as --reuse, but also rerun the recorded survivors (after tests "
                              "were added)")
+    parser.add_argument("--resume", type=Path, default=None,
+                        help="reuse the outcomes printed (stdout) by an interrupted run of the "
+                             "same files; with --rerun-survivors its survivors run again")
     parser.add_argument("--deadline", type=float, default=None,
                         help="start no mutant after this many seconds; the rest is recorded as "
                              "not run and the report is marked partial")
@@ -1006,6 +1032,18 @@ def main(argv: list[str] | None = None) -> int:
         old = recorded.get("results", {}).get(path)
         if old and old.get("sha256") == hashes[path] and recorded.get("operators") == OPERATORS:
             reused[path] = old
+    resumed: set[str] = set()
+    if args.resume is not None:
+        everything = [m for path, text in sources.items() for m in mutants_of(text, path)]
+        for path, letters in outcomes_from_log(args.resume.read_text(), everything).items():
+            if path in reused:
+                continue
+            statuses = ["-"] * len(mutants_of(sources[path], path))
+            for number, letter in letters.items():
+                statuses[number] = letter
+            reused[path] = {"statuses": "".join(statuses), "date": now, "commit": commit,
+                            "tests": []}
+            resumed.add(path)
     to_run = []
     for m in mutants:
         old = reused.get(m.path)
@@ -1077,6 +1115,8 @@ def main(argv: list[str] | None = None) -> int:
             "tests": tests_used,
             "statuses": "".join(letters),
         }
+        if path in resumed:
+            results[path]["resumed_from"] = str(args.resume)
     counts = {s: sum(st == s for _, st, _ in final) for s in ("killed", "timeout", "survived")}
     counts["error"] = len(final) - sum(counts.values())
     survivors = []
