@@ -447,11 +447,15 @@ def test_the_end_of_a_run_names_its_check_and_relation():
     assert (v.inequality, v.relation) == ("the final w is the last w_{t+1}", "=")
 
 
-def test_the_kept_norm_is_recomputed_at_the_end():
+def test_the_kept_norm_and_margin_are_recomputed_at_the_end():
     monitor, result = _finished_monitor()
     monitor.N += 1
     v = _violation(lambda: monitor.finish(result))
     assert v.inequality == "||w_T||^2 recomputed = ||w_T||^2 kept" and v.step == "end"
+    monitor, result = _finished_monitor()
+    monitor.P += 1
+    v = _violation(lambda: monitor.finish(result))
+    assert v.inequality == "w_f.w_T recomputed = w_f.w_T kept" and v.step == "end"
 
 
 def test_without_w_f_an_update_of_a_correctly_classified_row_is_still_a_violation():
