@@ -993,9 +993,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="as --reuse, but also rerun the recorded survivors (after tests "
                              "were added)")
-    parser.add_argument("--resume", type=Path, default=None,
+    parser.add_argument("--resume", type=Path, action="append", default=[],
                         help="reuse the outcomes printed (stdout) by an interrupted run of the "
-                             "same files; with --rerun-survivors its survivors run again")
+                             "same files (repeatable: a later log wins); with --rerun-survivors "
+                             "their survivors run again")
     parser.add_argument("--deadline", type=float, default=None,
                         help="start no mutant after this many seconds; the rest is recorded as "
                              "not run and the report is marked partial")
@@ -1033,9 +1034,13 @@ def main(argv: list[str] | None = None) -> int:
         if old and old.get("sha256") == hashes[path] and recorded.get("operators") == OPERATORS:
             reused[path] = old
     resumed: set[str] = set()
-    if args.resume is not None:
+    if args.resume:
         everything = [m for path, text in sources.items() for m in mutants_of(text, path)]
-        for path, letters in outcomes_from_log(args.resume.read_text(), everything).items():
+        logged: dict[str, dict[int, str]] = {}
+        for log in args.resume:
+            for path, letters in outcomes_from_log(log.read_text(), everything).items():
+                logged.setdefault(path, {}).update(letters)
+        for path, letters in logged.items():
             if path in reused:
                 continue
             statuses = ["-"] * len(mutants_of(sources[path], path))
@@ -1116,7 +1121,7 @@ def main(argv: list[str] | None = None) -> int:
             "statuses": "".join(letters),
         }
         if path in resumed:
-            results[path]["resumed_from"] = str(args.resume)
+            results[path]["resumed_from"] = [str(log) for log in args.resume]
     counts = {s: sum(st == s for _, st, _ in final) for s in ("killed", "timeout", "survived")}
     counts["error"] = len(final) - sum(counts.values())
     survivors = []
