@@ -346,3 +346,14 @@ def test_the_text_of_an_induction(text, proof):
 def test_an_induction_is_refused_with_the_reason(text, reason):
     status, why, _ = _prove(parse_claim(text))
     assert status == "unproved" and why.startswith(reason), why
+
+
+def test_an_inner_product_in_a_denominator_is_refused_not_a_crash():
+    """sympy cannot divide polynomials in v by Dot(v, v) (it raised PolynomialError, and the
+    claims checker crashed); the denominator is now left uncleared, with the reason."""
+    from verify.claims.checker import check_claim_text
+
+    verdict = check_claim_text("vectors: v\nassume: dot(v, v) >= 1\n1/dot(v, v) <= 1")
+    assert verdict.status == "unproved"
+    assert "cannot clear the denominator" in verdict.reason
+    assert verdict.domain == ("Dot(v, v) != 0: Dot(v, v) > 0 proved from the assumptions",)
