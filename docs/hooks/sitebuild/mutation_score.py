@@ -64,6 +64,12 @@ def mutation_markdown(report: dict[str, Any]) -> str:
            < report["score"]["total"] else "")
         + ".",
         "",
+    ]
+    if report.get("partial"):
+        lines += [f"**This recorded run is partial**: {report.get('not_run', 0)} mutants were not "
+                  f"run (its time ran out); `make mutation MUTATION_ARGS=--reuse` continues it. "
+                  f"The score counts the mutants that ran.", ""]
+    lines += [
         "| file | mutants | killed | timed out | survived | run on | test files that ran |",
         "|---|---:|---:|---:|---:|---|---|",
     ]
