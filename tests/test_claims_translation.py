@@ -273,6 +273,12 @@ _N = "assume: n >= 0, n integer\n"
                                                          "comparison"),
     ("assume: Sum(k, (k, 1, n)) >= 0\nn >= 0", "unproved",
      "a symbolic sum in an assumption is not supported"),
+    (_N + "1 <= Sum(k, (k, 1, n)) + 1", "unproved", "write a symbolic sum alone on one side"),
+    (_N + "Sum(sqrt(k), (k, 1, n)) >= 0", "unproved",
+     "a symbolic sum and its closed form are polynomials here"),
+    (_N + "Sum(k, (k, 1, n)) <= n**3/n", "unproved",
+     "a symbolic sum and its closed form are polynomials here"),
+    (_N + "Sum(k/2, (k, 1, n)) == n*(n + 1)/4", "proved", "0 (identically)"),   # constant /
 ])
 def test_symbolic_sums_are_proved_by_induction_or_refused_with_the_reason(text, status, text_in):
     verdict_status, text_out, _ = _prove(parse_claim(text))
@@ -287,6 +293,13 @@ def test_an_induction_is_checked_by_the_kernel_not_by_the_proposer(monkeypatch):
                         lambda *args, **kwargs: FoundCertificate(((5, ()),), ()))
     status, reason, _ = _prove(parse_claim(_N + "n**2 >= Sum(k, (k, 1, n))"))
     assert status == "unproved" and reason.startswith("the kernel rejected the induction"), reason
+
+    def out_of_budget(*args, **kwargs):
+        raise claim_certificates.SearchLimitReached("the search ran out of its budget")
+
+    monkeypatch.setattr(claim_certificates, "find_certificate", out_of_budget)
+    assert _prove(parse_claim(_N + "n**2 >= Sum(k, (k, 1, n))")) == (
+        "unproved", "search limit reached: the search ran out of its budget", ())
 
 
 @pytest.mark.parametrize("text, proof", [
