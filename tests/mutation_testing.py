@@ -1005,7 +1005,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explanations", type=Path,
                         default=ROOT / "tests" / "mutation_equivalent.json")
     parser.add_argument("--cache", type=Path, default=ROOT / "build" / "mutation-coverage")
+    parser.add_argument("--refresh-reasons", action="store_true",
+                        help="run nothing: give the recorded survivors the reasons now in "
+                             "--explanations (keyed as when they were run) and rewrite the report")
     args = parser.parse_args(argv)
+
+    if args.refresh_reasons:
+        report = json.loads(args.output.read_text())
+        explanations = _load_explanations(args.explanations)
+        for survivor in report["survivors"]:
+            survivor["reason"] = explanations.get(survivor["key"])
+        args.output.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+        missing = [s["key"] for s in report["survivors"] if not s["reason"]]
+        print(f"{len(report['survivors']) - len(missing)} of {len(report['survivors'])} "
+              f"survivors have a reason")
+        for key in missing:
+            print(f"  survivor without a reason: {key}")
+        return 0
 
     sources = {path: (ROOT / path).read_text() for path in TARGETS}
     hashes = {path: hashlib.sha256(text.encode()).hexdigest() for path, text in sources.items()}
