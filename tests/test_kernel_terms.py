@@ -98,3 +98,20 @@ def test_every_record_of_the_kernel_is_frozen():
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(record, field, None)
     assert t.CheckedTheorem.__dataclass_params__.frozen
+
+
+@pytest.mark.parametrize("field, value", [
+    ("rules", ("ring",)), ("declared", ("h",)), ("lemmas", ("cauchy-schwarz",)), ("steps", 5),
+])
+def test_a_checked_theorem_edited_in_place_is_no_longer_checked(field, value):
+    """object.__setattr__ goes around the frozen dataclass; is_checked compares the record the
+    kernel kept (written for a mutant of ``make mutation`` that compared the theorem only)."""
+    import sympy as sp
+
+    from verify.kernel import Derivation, Fact, Theorem, check_theorem, is_checked
+
+    a = sp.Symbol("a", real=True)
+    done = check_theorem(Theorem("t", "t", (), (), (), (Fact(a, "=", a),), Derivation(())))
+    assert is_checked(done)
+    object.__setattr__(done, field, value)
+    assert not is_checked(done)
