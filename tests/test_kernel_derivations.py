@@ -152,3 +152,36 @@ def test_bilinear_normal_form_agrees_with_coordinates_in_any_dimension(dimension
     value = (_gram(coords, "w", "w") + 2 * cv * yv * _gram(coords, "w", "x")
              + cv ** 2 * yv ** 2 * _gram(coords, "x", "x"))
     assert sum(d * d for d in direct) == value
+
+
+@pytest.mark.parametrize("target", ["x + 1", "2*x", "x**2"])
+def test_a_rewriting_rule_of_an_expression_is_refused(target):
+    """A rule target**k = rhs must rewrite a symbol, an indexed symbol or a Dot atom: x + 1 is
+    none of these (written for a mutant of ``make mutation`` that accepted any target)."""
+    import sympy as sp
+
+    from verify.kernel import Derivation, DerivationError, Fact, Hyp, Rewrite, Theorem, \
+        check_theorem
+
+    x = sp.Symbol("x", real=True)
+    rule = Hyp("r", Rewrite(sp.sympify(target, locals={"x": x}), 2, 1))
+    with pytest.raises(DerivationError, match="must be a symbol, an indexed symbol or a Dot"):
+        check_theorem(Theorem("t", "t", (), (), (rule,), (Fact(x, "=", x),), Derivation(())))
+
+
+def test_a_lemma_about_a_scalar_cannot_be_used_with_a_vector_for_it():
+    """A substitution may map a lemma's symbol to a vector expression (vector lemmas need it);
+    a scalar lemma a**2 >= 0 with a := v would say v**2 >= 0, a vector used as a scalar."""
+    import sympy as sp
+
+    from verify.kernel import (Certificate, Chain, Derivation, DerivationError, Fact, LemmaUse,
+                               Link, Square, Term, Theorem, check_theorem, dot)
+
+    a, v = sp.Symbol("a", real=True), sp.Symbol("v", real=True)
+    square = Certificate((Term(1, (Square(a),)),))
+    lemma = check_theorem(Theorem("sq", "sq", (), (), (), (Fact(a ** 2, ">=", 0),),
+                                  Derivation((Chain("c", a ** 2, (Link(">=", 0, square),)),))))
+    use = Theorem("t", "t", ("v",), (), (), (Fact(dot(v, v), ">=", 0),),
+                  Derivation((LemmaUse("u", lemma, ((a, v),)),)))
+    with pytest.raises(DerivationError, match="vector v used as a scalar"):
+        check_theorem(use)

@@ -39,3 +39,16 @@ W = sp.IndexedBase("w")
 ])
 def test_the_canonical_text_of_an_expression(expr, text):
     assert expression_text(expr) == text
+
+
+def test_a_coefficient_is_written_first_in_a_statement():
+    import sympy as sp
+
+    from verify.kernel import Derivation, Fact, Theorem
+    from verify.kernel.statements import statement_text
+
+    x, y = sp.symbols("x y", real=True)
+    theorem = Theorem("t", "t", (), (), (), (Fact(3 * x * y, ">=", 0), Fact(x / 3, ">=", 0),
+                                             Fact(-2 * x, "<=", 0)), Derivation(()))
+    assert statement_text(theorem).splitlines()[1:] == [
+        "conclusion 1: 3*x*y >= 0", "conclusion 2: x/3 >= 0", "conclusion 3: -2*x <= 0"]

@@ -69,3 +69,49 @@ def test_a_certificate_error_says_its_message_and_keeps_its_row():
     error = CertificateError("row 2: y w.x = -1 <= 0", 2)
     assert str(error) == "row 2: y w.x = -1 <= 0" and error.index == 2
     assert error.args == ("row 2: y w.x = -1 <= 0",)
+
+
+def test_every_record_of_the_kernel_is_frozen():
+    """A proof object cannot change after it was built (or checked): each record refuses an
+    assignment (written for the mutants of ``make mutation`` that unfreeze a dataclass)."""
+    import dataclasses
+
+    import sympy as sp
+
+    from verify.kernel import terms as t
+
+    x = sp.Symbol("x", real=True)
+    fact = t.Fact(x, ">=", 0)
+    hyp = t.Hyp("h", fact)
+    derivation = t.Derivation(())
+    theorem = t.Theorem("n", "t", (), (), (hyp,), (fact,), derivation)
+    records = [
+        fact, t.Rewrite(x, 2, 1), t.VectorDef(x, x), hyp, t.Family(x, x, (hyp,)), t.Square(x),
+        t.NormSq(x), t.Term(1), t.EqTerm(1, "h"), t.Certificate(), t.Link(">=", 0),
+        t.Chain("c", x, ()), t.LemmaUse("u", None), derivation,
+        t.Induction(x, x, derivation, derivation), theorem,
+    ]
+    assert {type(r) for r in records} | {t.CheckedTheorem} == {
+        c for c in vars(t).values() if isinstance(c, type) and dataclasses.is_dataclass(c)}
+    for record in records:
+        field = dataclasses.fields(record)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, field, None)
+    assert t.CheckedTheorem.__dataclass_params__.frozen
+
+
+@pytest.mark.parametrize("field, value", [
+    ("rules", ("ring",)), ("declared", ("h",)), ("lemmas", ("cauchy-schwarz",)), ("steps", 5),
+])
+def test_a_checked_theorem_edited_in_place_is_no_longer_checked(field, value):
+    """object.__setattr__ goes around the frozen dataclass; is_checked compares the record the
+    kernel kept (written for a mutant of ``make mutation`` that compared the theorem only)."""
+    import sympy as sp
+
+    from verify.kernel import Derivation, Fact, Theorem, check_theorem, is_checked
+
+    a = sp.Symbol("a", real=True)
+    done = check_theorem(Theorem("t", "t", (), (), (), (Fact(a, "=", a),), Derivation(())))
+    assert is_checked(done)
+    object.__setattr__(done, field, value)
+    assert not is_checked(done)

@@ -378,3 +378,104 @@ def test_a_corrupted_running_margin_is_caught_by_the_direct_product():
     v = violation.value
     assert v.inequality == "w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n" and v.step == 0
     assert v.rhs - v.lhs == Fraction(1, monitor.Df * monitor.D)
+
+
+# ------------------------------------------------------------------------ reports of violations
+# (written for the semantic mutants of ``make mutation``: a check's relation tag, a call deleted)
+
+
+def test_the_count_of_inequalities_with_and_without_w_f():
+    from verify.checks.monitor import inequalities_checked
+
+    assert inequalities_checked(3, False, False) == 3 * 5 + 2
+    assert inequalities_checked(3, False, True) == 3 * 5 + 3
+    assert inequalities_checked(3, True, True) == 3 * 9 + 4
+
+
+def _first_step():
+    return pla.run(TEXTBOOK, order="first").steps[0]
+
+
+def _violation(action):
+    with pytest.raises(ProofViolation) as caught:
+        action()
+    return caught.value
+
+
+def _finished_monitor():
+    options = pla.RunOptions(order="first")
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR)
+    return monitor, pla.run(TEXTBOOK, options=options, on_step=monitor)
+
+
+@pytest.mark.parametrize("action, inequality, relation", [
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR).on_update(1, 0, 1, Fraction(0)),
+     "updates are numbered 0, 1, 2, ...", "="),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR).on_update(0, 0, -1, Fraction(0)),
+     "the label of row 1 is y_n", "="),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR).on_update(0, 0, 1, Fraction(5)),
+     "the score is w_t.x_n", "="),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR).on_update(0, "a", 1, Fraction(0)),
+     "the updated row exists", "in"),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR).on_update(0, 1.0, 1, Fraction(0)),
+     "the updated row exists", "in"),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR, paranoid=True)(
+        dataclasses.replace(_first_step(), index="a")), "the updated row exists", "in"),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR, paranoid=True)(
+        dataclasses.replace(_first_step(), w_before=(Fraction(1),) * 3)),
+     "w_t is the previous w_{t+1}", "="),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR, paranoid=True)(
+        dataclasses.replace(_first_step(), x=(Fraction(1), Fraction(3), Fraction(4)))),
+     "x is row 1 of the data", "="),
+    (lambda: Monitor(TEXTBOOK, pla.RunOptions(), wf=WSTAR, paranoid=True)(
+        dataclasses.replace(_first_step(), w_after=(Fraction(7),) * 3)),
+     "update rule: w_{t+1} = w_t + eta*y_n*x_n", "="),
+])
+def test_each_malformed_update_names_its_check_and_relation(action, inequality, relation):
+    v = _violation(action)
+    assert (v.inequality, v.relation) == (inequality, relation)
+
+
+def test_the_end_of_a_run_names_its_check_and_relation():
+    monitor, result = _finished_monitor()
+    v = _violation(lambda: monitor.finish(dataclasses.replace(result, updates=result.updates + 1)))
+    assert (v.inequality, v.relation, v.lhs, v.rhs) == (
+        "the number of updates T is the number of checked updates", "=", result.updates + 1,
+        result.updates)
+    w = (result.w[0] + 1,) + result.w[1:]
+    v = _violation(lambda: monitor.finish(dataclasses.replace(result, w=w)))
+    assert (v.inequality, v.relation) == ("the final w is the last w_{t+1}", "=")
+
+
+def test_the_kept_norm_and_margin_are_recomputed_at_the_end():
+    monitor, result = _finished_monitor()
+    monitor.N += 1
+    v = _violation(lambda: monitor.finish(result))
+    assert v.inequality == "||w_T||^2 recomputed = ||w_T||^2 kept" and v.step == "end"
+    monitor, result = _finished_monitor()
+    monitor.P += 1
+    v = _violation(lambda: monitor.finish(result))
+    assert v.inequality == "w_f.w_T recomputed = w_f.w_T kept" and v.step == "end"
+
+
+def test_without_w_f_an_update_of_a_correctly_classified_row_is_still_a_violation():
+    first = _first_step()
+    monitor = Monitor(TEXTBOOK, pla.RunOptions(), wf=None)
+    monitor.on_update(0, first.index, first.y, first.score)
+    score = sum(a * b for a, b in zip(first.w_after, first.x))       # y w_1.x > 0: correct
+    assert first.y * score > 0
+    v = _violation(lambda: monitor.on_update(1, first.index, first.y, score))
+    assert v.inequality == "the update is a mistake under the 'mistake' convention"
+    assert v.step == 1
+
+
+def test_a_halted_run_that_still_errs_names_the_first_row_it_gets_wrong():
+    options = pla.RunOptions(order="first", max_updates=3)
+    monitor = Monitor(TEXTBOOK, options, wf=WSTAR)
+    result = pla.run(TEXTBOOK, options=options, on_step=monitor)
+    wrong = [n for n, (x, y) in enumerate(zip(TEXTBOOK.X, TEXTBOOK.labels))
+             if y * sum(a * b for a, b in zip(result.w, x)) <= 0]
+    right = [n for n in range(TEXTBOOK.n) if n not in wrong]
+    assert wrong and right                                  # both kinds: the report must choose
+    v = _violation(lambda: monitor.finish(dataclasses.replace(result, halted=True)))
+    assert (v.lhs, v.relation, v.rhs) == (f"row {wrong[0] + 1} (1-based)", "is", "correct")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.mutation_testing import (
-    MutationTree, mutants_of, mutated_source, run_mutant, survivor_key, unmutated_source, _pytest,
+    OPERATORS, TARGETS, MutationTree, Target, coverage_map, mutants_of, mutated_source, plan,
+    preload, run_forked, run_jobs, run_mutant, statement_lines, survivor_key, unmutated_source,
 )
 from sitebuild.mutation_score import MARKER, expand_mutation_marker, mutation_markdown
 
@@ -119,7 +120,7 @@ def test_mutants_of_the_kernel_are_killed_or_survive_as_they_must():
     tree = MutationTree()
     try:
         tree.write(path, unmutated_source(source))
-        status, _, detail = _pytest(tree, tests, 120)
+        status, _, detail = run_forked(tree, tests, 120)
         assert status == "survived", detail
         tree.write(path, source)
         outcomes = [run_mutant(tree, source, m, tests, 120) for m in must_die + equivalent]
@@ -145,18 +146,93 @@ def test_the_recorded_run_explains_every_survivor_and_renders_on_the_design_page
     assert report["total"] == sum(report["counts"].values()) == report["score"]["total"]
     assert report["score"]["detected"] == report["counts"]["killed"] + report["counts"]["timeout"]
     assert report["score"]["percent"] >= 95
-    assert set(report["files"]) <= {"verify/kernel.py (before the split into verify/kernel/)",
-                                    "verify/kernel/terms.py", "verify/kernel/derivations.py",
-                                    "verify/kernel/certificates.py", "verify/checks/monitor.py",
-                                    "verify/kernel/inputs.py", "verify/kernel/statements.py",
-                                    "verify/claims/checker.py"}
+    assert set(report["files"]) == set(TARGETS) == set(report["results"])
+    assert report["operators"] == OPERATORS
+    assert set(report["by_operator"]) == set(OPERATORS)
+    for path, result in report["results"].items():
+        source = (ROOT / path).read_text()
+        mutants = [m for m in mutants_of(source, path) if TARGETS[path].selects(m)]
+        assert len(result["statuses"]) == len(mutants_of(source, path))
+        assert result["mutants"] == len(mutants) == sum(report["by_file"][path].values())
+        assert all(result["statuses"][m.number] in "KTSU" for m in mutants)
+        assert result["date"] and result["sha256"] == report["files"][path]
+    assert sum(report["by_operator"][name][s] for name in OPERATORS
+               for s in ("killed", "timeout", "survived")) == report["total"]
     for survivor in report["survivors"]:
         assert survivor["reason"], f"survivor without a reason: {survivor['key']}"
     text = mutation_markdown(report)
     assert f"{report['score']['detected']} of {report['total']} mutants" in text
     assert report["date"][:10] in text
-    assert text.count("\n| `verify/") == 2 + len(report["survivors"])
+    assert text.count("\n| `verify/") == len(report["by_file"]) + len(report["survivors"])
     page = (ROOT / "docs" / "design.md").read_text()
     assert MARKER.search(page)
     assert not MARKER.search(expand_mutation_marker(page, ROOT / "benchmarks" / "results" /
                                                     "mutation.json"))
+
+
+SAMPLE_TESTS = """import pytest
+
+from sample import check
+
+
+def test_a_small_x_is_refused():
+    with pytest.raises(ValueError):
+        check(1)
+
+
+def test_a_large_x_is_moved_up():
+    assert check(5) == 6
+"""
+
+
+def test_the_coverage_map_and_the_fork_runner_on_the_sample(tmp_path):
+    """On a project of one file: the coverage map sends each mutant to the tests that execute
+    its line; in forked children a mutant the tests must see is killed, one they cannot see
+    (ok is always True in them) survives, and a line no test executes survives too."""
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    source = SAMPLE + "\n\ndef unused() -> int:\n    return 7\n"
+    (project / "sample.py").write_text(source)
+    (project / "tests" / "test_sample.py").write_text(SAMPLE_TESTS)
+    sources = {"sample.py": source}
+    targets = {"sample.py": Target(("tests/test_sample.py",))}
+    preload()
+    tree = MutationTree(project, ("sample.py", "tests"))
+    try:
+        coverage = coverage_map([tree], sources, ["tests/test_sample.py"], None, root=project,
+                                log=lambda line: None)
+        small, large = ("tests/test_sample.py::test_a_small_x_is_refused",
+                        "tests/test_sample.py::test_a_large_x_is_moved_up")
+        assert set(coverage.order) == {small, large}
+        by_line = coverage.lines["sample.py"]
+        baseline = unmutated_source(source).splitlines()
+        raise_line = next(i for i, l in enumerate(baseline, 1) if "raise ValueError" in l)
+        return_line = next(i for i, l in enumerate(baseline, 1) if "return -x" in l)
+        assert by_line[raise_line] == {small} and by_line[return_line] == {large}
+        mutants = mutants_of(source, "sample.py")
+        jobs = {(j.mutant.line, j.mutant.description): j
+                for j in plan(sources, mutants, coverage, 30, targets=targets)}
+        assert jobs[(8, "raise -> pass")].tests == (small,)
+        assert jobs[(9, "not x -> x")].tests == (large,)
+        assert set(jobs[(2, "3 -> 4")].tests) == {small, large}   # run at import: every test
+        assert jobs[(13, "7 -> 8")].tests == ()                   # never run
+        chosen = [jobs[k] for k in [(8, "raise -> pass"), (9, "not x -> x"),
+                                    (7, "drop operand 2 of and"), (7, "< -> <="),
+                                    (13, "7 -> 8")]]
+        outcomes = run_jobs(chosen, [tree], sources, root=project)
+        assert [(o.mutant.line, o.status) for o in outcomes] == [
+            (8, "killed"), (9, "killed"), (7, "survived"), (7, "survived"), (13, "survived")]
+        assert outcomes[-1].detail == "no test executes this line"
+        assert (tree.dir / "sample.py").read_text() == source                # restored
+    finally:
+        tree.remove()
+    assert (project / "sample.py").read_text() == source
+
+
+def test_statement_lines_give_the_header_of_a_compound_statement_and_the_import_time_lines():
+    spans, in_function = statement_lines(unmutated_source(SAMPLE))
+    lines = unmutated_source(SAMPLE).splitlines()
+    header = next(i for i, l in enumerate(lines, 1) if l.strip().startswith("if x < LIMIT"))
+    assert spans[header] == range(header, header + 1)
+    assert header in in_function and header + 1 in in_function
+    assert 2 not in in_function                                  # LIMIT = 3: run at import

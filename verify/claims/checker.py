@@ -614,7 +614,10 @@ class _Prover:
             for name, e in strict:
                 if not e.free_symbols:
                     continue
-                quotient, rest = sp.div(remaining, e, *sorted(remaining.free_symbols | e.free_symbols, key=str))
+                try:
+                    quotient, rest = sp.div(remaining, e, *sorted(remaining.free_symbols | e.free_symbols, key=str))
+                except sp.PolynomialError:  # an inner product Dot(v, v): not a polynomial in v
+                    continue
                 if rest == 0:
                     out.append(name)
                     remaining = sp.expand(quotient)

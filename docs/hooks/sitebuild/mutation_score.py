@@ -1,7 +1,8 @@
 """The mutation score of the checkers on the Design page, generated from the committed results.
 
-``make mutation`` (``tests/mutation_testing.py``) mutates the trusted kernel and the monitor,
-runs their tests against every mutant and writes ``benchmarks/results/mutation.json``; the
+``make mutation`` (``tests/mutation_testing.py``) mutates the trusted kernel, the claims
+translation and the monitor, runs the tests that execute each mutant's line against it and
+writes ``benchmarks/results/mutation.json``; the
 marker ``<!-- mutation-score -->`` in ``docs/design.md`` is replaced by
 :func:`mutation_markdown` of that file (hook ``docs/hooks/mutation.py``).  Nothing is run
 during the docs build: the page shows the recorded run, with its date.
@@ -52,20 +53,34 @@ def mutation_markdown(report: dict[str, Any]) -> str:
         f"({score['percent']}%) detected**, recorded on {report['date'][:10]} "
         f"({report['date']}{', commit `' + commit + '`' if commit else ''}) on {m['cpu']}, "
         f"{m['cpus']} CPUs, Python {m['python']}: {counts['killed']} killed by a failing test, "
-        f"{counts['timeout']} stopped by the time limit of {report['timeout_seconds']:.0f} s "
-        f"(the tests hang: detected), {counts['survived']} survived"
+        f"{counts['timeout']} stopped by the time limit "
+        f"({report.get('timeout_rule') or format(report['timeout_seconds'], '.0f') + ' s'}; "
+        f"the tests hang: detected), {counts['survived']} survived"
         + (f", {counts['error']} ended with an unexpected pytest status" if counts.get("error")
            else "")
-        + f". The run took {minutes:.0f} minutes with {report['workers']} workers.",
+        + f". The run took {minutes:.0f} minutes with {report['workers']} workers"
+        + (f" ({report['mutants_run']} mutants run, the others' outcomes reused from the runs "
+           f"of their unchanged files)" if report.get("mutants_run", report["score"]["total"])
+           < report["score"]["total"] else "")
+        + ".",
         "",
-        "| file | mutants | killed | timed out | survived | tests run against each mutant |",
-        "|---|---:|---:|---:|---:|---|",
+    ]
+    if report.get("partial"):
+        lines += [f"**This recorded run is partial**: {report.get('not_run', 0)} mutants were not "
+                  f"run (its time ran out); `make mutation MUTATION_ARGS=--reuse` continues it. "
+                  f"The score counts the mutants that ran.", ""]
+    lines += [
+        "| file | mutants | killed | timed out | survived | run on | test files that ran |",
+        "|---|---:|---:|---:|---:|---|---|",
     ]
     for path, c in report["by_file"].items():
         total = c["killed"] + c["timeout"] + c["survived"]
         tests = ", ".join(f"`{Path(t).name}`" for t in report["tests"].get(path, []))
+        run = report.get("results", {}).get(path, {})
+        when = (f"{run['date'][:10]}, `{(run.get('commit') or '')[:8]}`" if run.get("date")
+                else report["date"][:10])
         lines.append(f"| `{path}` | {total} | {c['killed']} | {c['timeout']} | {c['survived']} "
-                     f"| {tests} |")
+                     f"| {when} | {tests} |")
     lines += ["", "| mutation operator | what it does | mutants | survived |",
               "|---|---|---:|---:|"]
     for name, text in report["operators"].items():
@@ -78,9 +93,10 @@ def mutation_markdown(report: dict[str, Any]) -> str:
                   "changes nothing the checks decide):", "",
                   "| where | mutation | code | why it survives |", "|---|---|---|---|"]
         for s in survivors:
+            uncovered = "" if s.get("covered", True) else " (no test executes this line)"
             lines.append(f"| `{s['path']}:{s['line']}` ({_cell(s['function'])}) | "
                          f"{_code(s['description'])} | {_code(s['code'])} | "
-                         f"{_cell(s.get('reason') or '**no reason recorded**')} |")
+                         f"{_cell(s.get('reason') or '**no reason recorded**')}{uncovered} |")
     return "\n".join(lines) + "\n"
 
 
