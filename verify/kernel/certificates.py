@@ -233,11 +233,10 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
-    if set(map(type, labels)) <= _INT and set(labels) <= {1, -1} and \
-            all(len(row) == dim for row in rows) and \
-            set(map(type, chain.from_iterable(rows))) <= _INT:
-        pass                               # all good: one pass over all entries at once
-    else:                                  # find the first row at fault, for the message
+    # one pass over all entries at once; only at a fault, a second one for its row
+    if not (set(map(type, labels)) <= _INT and set(labels) <= {1, -1} and
+            all(len(row) == dim for row in rows) and
+            set(map(type, chain.from_iterable(rows))) <= _INT):
         _first_bad_row(rows, labels, dim)
     if type(rows) is tuple and type(labels) is tuple and \
             all(type(row) is tuple for row in rows):

@@ -200,9 +200,7 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
         maxmargin = w
     else:
         facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
-        common = _common_denominator(w)                # ‖w‖² over one denominator: exact
-        norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
-                         common * common)
+        norm2 = _squared_norm(w)
     R2 = kernel.squared_radius(dataset.rows, dataset.scale)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
@@ -311,9 +309,7 @@ def near_max_margin(dataset: Any) -> Separator | None:
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
-    common = _common_denominator(w)
-    norm2 = Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
-                     common * common)
+    norm2 = _squared_norm(w)
     R2 = kernel.squared_radius(dataset.rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
                      norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
@@ -391,6 +387,17 @@ def _common_denominator(values: Sequence[Fraction]) -> int:
         if D % v.denominator:
             D = lcm(D, v.denominator)
     return D
+
+
+def _squared_norm(w: Sequence[Fraction]) -> Fraction:
+    """‖w‖², summed over one common denominator (exact, and cheaper than adding Fractions).
+
+    >>> _squared_norm([Fraction(1, 2), Fraction(1, 3)])
+    Fraction(13, 36)
+    """
+    common = _common_denominator(w)
+    return Fraction(sum((v.numerator * (common // v.denominator)) ** 2 for v in w),
+                    common * common)
 
 
 def _fractions(numerators: list[int], denominator: int) -> tuple[Fraction, ...]:
