@@ -139,7 +139,8 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
 
 
 def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
-    """numpy int64 copies of ``rows`` and the number of updates during which the monitor may
+    """``rows`` as a numpy int64 matrix (given as one, e.g. the data set's cached
+    ``int64_rows``, or converted) and the number of updates during which the monitor may
     keep wₜ (times D) in int64 and compute its scores there, exactly; (None, 0) when never.
 
     Update t computes S = Wₜ·rowₙ and Wₜ₊₁ = Wₜ ± k·rowₙ, so every |entry| of Wₜ₊₁ is at most
@@ -153,17 +154,19 @@ def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
     >>> _int64_carrier(((2**40, 1),), [0, 0], 1)
     (None, 0)
     """
-    if not rows:
+    if len(rows) == 0:
         return None, 0
     import numpy as np
 
     dim = len(rows[0])
     if dim == 0:
         return None, 0
-    try:
-        matrix = np.array(rows, dtype=np.int64)
-    except OverflowError:
-        return None, 0
+    matrix = rows
+    if not isinstance(rows, np.ndarray):
+        try:
+            matrix = np.array(rows, dtype=np.int64)
+        except OverflowError:
+            return None, 0
     if matrix.shape != (len(rows), dim):
         return None, 0
     biggest = int(np.abs(matrix).max()) or 1
@@ -205,7 +208,9 @@ class Monitor:
         self.W0 = _scaled(w0, D)
         self.W: Any = list(self.W0)  # type: ignore[arg-type]
         self.q = kernel_squared_norms(self.rows)
-        self._rows64, self._int64_updates = _int64_carrier(self.rows, self.W, k)
+        matrix = dataset.int64_rows       # cached on the data set (the fast engine's too)
+        self._rows64, self._int64_updates = _int64_carrier(
+            self.rows if matrix is None else matrix, self.W, k)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0
