@@ -36,9 +36,6 @@ NOTICE_AFTER_RUN_MAX_ENTRIES = 1_000_000
 #: The probe run before the non-separability search allows this many updates per example.
 PROBE_UPDATES_PER_EXAMPLE = 10
 
-#: The --wf values that name a method rather than a weights file.
-WF_CHOICES = ("maxmargin", "maxmargin-exact", "lp", "final")
-
 ZERO_CONVENTION_TEXT = {
     "mistake": "a zero score is a mistake (y w.x <= 0)",
     "positive": "sign(0) = +1",
@@ -169,6 +166,8 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         callbacks.append(window)
     writer = None
     if args.trace:
+        from verify.checks.checked_run import WF_CHOICES
+
         inputs = [args.data] + ([args.wf] if args.wf not in WF_CHOICES else [])
         writer = TraceWriter(args.trace, header_record(dataset, options, args.engine,
                                                        timeout=args.timeout), inputs=inputs)
