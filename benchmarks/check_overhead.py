@@ -60,7 +60,6 @@ def runs() -> None:
 
 def monitor_per_update() -> None:
     """The monitor alone on recorded updates: the int64 carrier against Python integers."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from scaling import separable
 
     ds = separable(10_000, 100, 203)

@@ -288,12 +288,13 @@ def test_int64_carrier_boundaries():
     assert _int64_carrier(((2**31, 0),), [0, 0], 1) == (None, 0)
     assert _int64_carrier(((-(2**31), 0),), [0, 0], 1) == (None, 0)
     assert _int64_carrier(((2**63, 0),), [0, 0], 1) == (None, 0)
-    matrix, room = _int64_carrier(((2**31 - 1, 0),), [0, 0], 1)
-    assert matrix is not None and room == (2**62 // (2 * (2**31 - 1))) // (2**31 - 1)
+    matrix, room = _int64_carrier(((2**31 - 1,),), [0], 1)
+    assert matrix is not None and room == (2**62 // (2**31 - 1)) // (2**31 - 1) == 2
+    assert _int64_carrier(((2**31 - 1, 0),), [0, 0], 1) == (None, 0)  # 2 * (2^31-1)^2 > 2^62
     assert _int64_carrier(((1, 1),), [2**62, 0], 1) == (None, 0)     # W0 leaves no room
     assert _int64_carrier(((1, 1),), [0, 0], 2**62) == (None, 0)     # k leaves no room
     # within the room every partial sum stays below 2**62
-    for rows, W0, k in [(((3, -5), (7, 2)), [11, -4], 3), (((2**31 - 1, 1),), [5, 5], 1)]:
+    for rows, W0, k in [(((3, -5), (7, 2)), [11, -4], 3), (((2**20, 1),), [5, 5], 1)]:
         _, room = _int64_carrier(rows, W0, k)
         dim, big = len(rows[0]), max(abs(v) for r in rows for v in r)
         assert dim * (max(map(abs, W0)) + room * abs(k) * big) * big <= 2**62
