@@ -410,3 +410,15 @@ def test_any_nonnegative_alpha_bounds_below_the_max_margin(ds, data):
     except CertificateError:
         return
     assert bound <= exact_ratio
+
+
+def test_a_poisoned_int64_rows_cache_is_caught_by_the_monitor():
+    """The monitor's carrier (and the fast engine) use ``dataset.int64_rows``: a cache that
+    disagrees with ``dataset.rows`` must not give a clean report."""
+    ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    bad = np.array(ds.rows, dtype=np.int64)
+    bad[2] = [1, 2, 2]
+    bad.setflags(write=False)
+    ds.__dict__["int64_rows"] = bad
+    with pytest.raises(ProofViolation):
+        checked_run_module.checked_run(ds, pla.RunOptions(order="first"))
