@@ -3,7 +3,10 @@
 `tightest_updates`, `prepare_monitor`'s cross-check and the monitor's int64 carrier.
 
 Each attack the code rejects is a passing test asserting the rejection (or the exact value).
-Attacks that SUCCEED are marked ``xfail(strict=True)`` with the reason: they document a hole.
+Three attacks first succeeded and are now refused: a row entry of exactly -2⁶³ (np.abs wraps
+it, so the int64 bound missed it), a Fraction subclass whose numerator is a lying int, and a
+near-max-margin record whose bound_lower was forged (prepare_monitor now runs the kernel's dual
+bound itself).
 """
 
 from __future__ import annotations
@@ -138,11 +141,6 @@ class _HiddenMinusOne(Fraction):
         return 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: _exact_number copies a Fraction subclass with Fraction(value), which "
-    "reads the overridable .numerator; an int subclass there survives into A (its __mul__ "
-    "keeps the class) and `a < 0` is answered by the attacker, so alpha = (3, -1) passes as "
-    "nonnegative and check_dual_bound returns 4 although w = (1, 0) has ||w||^2/rho^2 = 1"))
 def test_a_hidden_negative_alpha_is_refused():
     rows, labels = ((1, 0), (2, 0)), (1, 1)
     w_ratio = Fraction(1)                  # w = (1, 0): rho = 1, ||w||^2 = 1
@@ -247,27 +245,15 @@ def test_squared_norms_at_the_62_bit_edge():
 _M = -(2**63)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: a row entry of exactly -2**63 fits numpy int64, but np.abs(-2**63) "
-    "wraps to -2**63, so _int64_rows' 'biggest' ignores it and the int64 path is taken: "
-    "squared_norms(((-2**63, 0),)) returns [0], not 2**126"))
 def test_minus_two_to_the_63_row_entry_squared_norm():
     assert C.squared_norms(((_M, 0),)) == [2**126]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: with a row entry -2**63 the int64 product wraps (2 * -2**63 = 0), and "
-    "check_separator accepts w = (2, 1) on row (-2**63, 1) labelled +1 although "
-    "y w.x = -2**64 + 1 < 0"))
 def test_minus_two_to_the_63_row_entry_separator():
     with pytest.raises(CertificateError):
         C.check_separator(((_M, 1), (1, 1)), 1, (1, 1), [2, 1])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: rows ((-2**63, 0), (1, 0)), labels (-1, 1), alpha (2, 1): the int64 "
-    "combination wraps 2 * 2**63 to 0, so check_dual_bound returns 9 (true value "
-    "9/(2**64+1)**2) although w = (1, 0) separates with ||w||^2/rho^2 = 1: a false lower bound"))
 def test_minus_two_to_the_63_row_entry_dual_bound():
     rows, labels = ((_M, 0), (1, 0)), (-1, 1)
     bound = C.check_dual_bound(rows, 1, labels, [2, 1])
@@ -275,9 +261,6 @@ def test_minus_two_to_the_63_row_entry_dual_bound():
     assert C.check_separator(rows, 1, labels, [1, 0]).rho == 1      # so the bound must be <= 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: the Monitor's R^2 comes from kernel squared_norms: data [[-2**63], [1]] "
-    "give R^2 = 1 (true 2**126), so the reported Novikoff bound is 1 instead of 2**126"))
 def test_minus_two_to_the_63_row_entry_monitor_radius():
     ds = pla.Dataset.from_rows([[_M], [1]], [-1, 1], bias=False)
     monitor = Monitor(ds, pla.RunOptions(order="first"), wf=[1])
@@ -363,11 +346,6 @@ def test_an_unproved_near_record_is_not_taken_by_reference_separator(monkeypatch
     assert checked_run_module.reference_separator(ds).kind == "max-margin"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ATTACK SUCCEEDS: prepare_monitor trusts a near-max-margin record's bound_lower (it never "
-    "re-runs check_dual_bound on record.alpha): a non-max-margin w_f with bound_lower forged "
-    "to its own bound gets tightest_updates == the monitor's bound, is accepted, and the "
-    "report claims it gives the max-margin integer bound"))
 def test_forged_bound_lower_on_a_worse_separator_is_rejected(monkeypatch):
     ds, exact = _large_honest_record()
     worse = separator_for(ds, [-3, 1, 1])        # bound 286 > 117

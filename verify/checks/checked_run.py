@@ -136,12 +136,24 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
                                    "certificate checked by the kernel)")
         monitor = Monitor(dataset, options, certificate.w, rho=certificate.rho,
                           R2=certificate.R2, paranoid=paranoid, wf_kind=_wf_kind(certificate))
-        if certificate.kind == "near-max-margin" and monitor.classical and \
-                monitor.bound_updates != certificate.tightest_updates:
-            # the monitor derives its bound from its own products: the two must agree
-            raise ProofViolation("the near-max-margin w_f's bound is the max-margin integer "
-                                 "bound", None, monitor.bound_updates, "=",
-                                 certificate.tightest_updates)
+        if certificate.kind == "near-max-margin" and monitor.classical:
+            # decided here, not taken from the record: the kernel's dual bound of the record's
+            # multipliers and the monitor's own bound must have the same integer part
+            from math import floor
+
+            from verify import kernel
+
+            try:
+                lower = None if certificate.alpha is None else monitor.R2 * \
+                    kernel.check_dual_bound(dataset.rows, dataset.scale, dataset.labels,
+                                            certificate.alpha)
+            except kernel.CertificateError:
+                lower = None
+            if lower is None or floor(lower) != monitor.bound_updates or \
+                    monitor.bound_updates != certificate.tightest_updates:
+                raise ProofViolation("the near-max-margin w_f's bound is the max-margin integer "
+                                     "bound", None, monitor.bound_updates, "=",
+                                     "no checked dual bound" if lower is None else floor(lower))
         return monitor
     if wf == "final":
         first = pla.run(dataset, options=options, engine=engine, keep_steps=False)

@@ -169,7 +169,7 @@ def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
             return None, 0
     if matrix.shape != (len(rows), dim):
         return None, 0
-    biggest = int(np.abs(matrix).max()) or 1
+    biggest = max(int(matrix.max()), -int(matrix.min())) or 1   # (np.abs wraps -2⁶³)
     if biggest >= 2**31:
         return None, 0
     start = max(map(abs, W0), default=0)

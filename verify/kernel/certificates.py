@@ -54,12 +54,21 @@ class MarginFacts:
 
 
 def _exact_number(value: Any, what: str) -> Fraction:
-    if type(value) is Fraction:      # immutable: no copy needed (a subclass is copied below)
-        return value
+    """``value`` as a Fraction of plain ints: no subclass (of int or Fraction, or inside a
+    Fraction) survives into the kernel's comparisons and arithmetic, where it could lie."""
+    if type(value) is Fraction and type(value.numerator) is int and \
+            type(value.denominator) is int:
+        return value                 # immutable and plain: no copy needed
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         raise CertificateError(f"{what} is {value!r} ({type(value).__name__}); "
                                "the kernel accepts only ints and Fractions")
-    return Fraction(value)
+    if isinstance(value, int):
+        return Fraction(int.__index__(value))    # int's own conversion: a plain int
+    numerator, denominator = value.numerator, value.denominator
+    if not all(isinstance(v, int) and not isinstance(v, bool)
+               for v in (numerator, denominator)) or not denominator:
+        raise CertificateError(f"{what} is {value!r}: not a ratio of ints")
+    return Fraction(int.__index__(numerator), int.__index__(denominator))
 
 
 def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[int], int]:
@@ -146,7 +155,8 @@ def _int64_rows(rows: Any, dim: int) -> tuple[Any, int]:
         except OverflowError:
             candidate = None
         if candidate is not None and candidate.shape == (len(rows), dim):
-            biggest = int(np.abs(candidate).max())
+            # (not np.abs: it wraps -2⁶³ to itself)
+            biggest = max(int(candidate.max()), -int(candidate.min()))
             if biggest < 2**31:
                 matrix = candidate
     if type(rows) is tuple and all(type(row) is tuple for row in rows):

@@ -441,7 +441,7 @@ def _float_matrix(Z: list[tuple[int, ...]]) -> Any:
         return None
     exact = _int64_matrix(Z)
     if exact is not None:
-        biggest = int(np.abs(exact).max()) or 1
+        biggest = max(int(exact.max()), -int(exact.min())) or 1
         return exact.astype(np.float64) / float(biggest)
     biggest = max((abs(v) for row in Z for v in row), default=0) or 1
     if biggest.bit_length() < 1000:
@@ -459,7 +459,7 @@ def _int64_matrix(Z: list[tuple[int, ...]]) -> Any:
         exact = np.array(Z, dtype=np.int64)
     except (OverflowError, ValueError):
         return None
-    if exact.ndim != 2 or exact.size == 0 or int(np.abs(exact).max()) > 2**31:
+    if exact.ndim != 2 or exact.size == 0 or max(int(exact.max()), -int(exact.min())) > 2**31:
         return None
     return exact
 
@@ -729,7 +729,7 @@ class _ExactProducts:
         except ImportError:  # pragma: no cover - numpy is a dependency
             return
         small = _int64_matrix(Z)
-        biggest = int(np.abs(small).max()) if small is not None else \
+        biggest = max(int(small.max()), -int(small.min())) if small is not None else \
             max((abs(v) for row in Z for v in row), default=0)
         bound = biggest * biggest * len(Z[0])
         if bound <= 2**52:
