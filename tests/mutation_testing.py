@@ -310,16 +310,19 @@ def unmutated_source(source: str) -> str:
 #: the first test that runs).
 _KERNEL_TESTS = (
     "tests/test_kernel_terms.py", "tests/test_kernel_inputs.py", "tests/test_kernel_statements.py",
-    "tests/test_kernel_context.py", "tests/test_kernel_derivations.py",
+    "tests/test_kernel_defence_in_depth.py", "tests/test_kernel_context.py",
+    "tests/test_kernel_derivations.py",
     "tests/test_kernel_certificates.py", "tests/test_kernel_steps.py",
     "tests/test_kernel_edges.py", "tests/test_soundness.py", "tests/test_certificates.py",
     "tests/test_claims_kernel.py", "tests/test_soundness_claims.py", "tests/test_claims.py",
     "tests/test_attacks_lying_proposer.py", "tests/test_proof_mutations.py",
     "tests/test_pocket.py", "tests/test_audit_evidence.py", "tests/test_proofs.py",
+    "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
 )
 _MONITOR_TESTS = (
     "tests/test_monitor.py", "tests/test_monitor_edges.py", "tests/test_monitor_constants.py",
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
+    "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",
 )
 _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
@@ -371,7 +374,7 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/derivations.py": Target(_KERNEL_TESTS),
     "verify/kernel/statements.py": Target(_KERNEL_TESTS),
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
-    "verify/kernel/steps.py": Target(_KERNEL_TESTS[:8] + _MONITOR_TESTS),
+    "verify/kernel/steps.py": Target(_KERNEL_TESTS[:9] + _MONITOR_TESTS),
 }
 
 
