@@ -278,6 +278,11 @@ _N = "assume: n >= 0, n integer\n"
      "a symbolic sum and its closed form are polynomials here"),
     (_N + "Sum(k, (k, 1, n)) <= n**3/n", "unproved",
      "a symbolic sum and its closed form are polynomials here"),
+    # the square root of a constant is a number, but the induction has no rule s**2 = 4 for it
+    (_N + "Sum(sqrt(4)*k, (k, 1, n)) == n*(n + 1)", "unproved",
+     "a symbolic sum and its closed form are polynomials here"),
+    (_N + "Sum(k, (k, 1, n)) <= n**2*sqrt(4)", "unproved",
+     "a symbolic sum and its closed form are polynomials here"),
     (_N + "Sum(k/2, (k, 1, n)) == n*(n + 1)/4", "proved", "0 (identically)"),   # constant /
 ])
 def test_symbolic_sums_are_proved_by_induction_or_refused_with_the_reason(text, status, text_in):

@@ -710,17 +710,15 @@ def _constant_root_certificate(prover: _Prover, target: Any, strict: bool) -> An
         return None
     q = sp.S(rule[1])
     poly = sp.Poly(target, s)
-    if poly.degree() > 1:
+    if poly.degree() != 1:   # (s is the only symbol of the target, so its degree is >= 1)
         return None
-    beta, alpha = (poly.all_coeffs() + [0])[:2] if poly.degree() == 1 else (0, poly.all_coeffs()[0])
+    beta, alpha = poly.all_coeffs()   # target = beta*s + alpha, beta != 0
     nonneg = f"{str(s)[1:]}>=0"
     if beta > 0 and alpha >= 0:
-        if strict and alpha == 0 and q == 0:
-            return None
         if strict and alpha == 0:
             return None  # s > 0 needs a divisor; left to the general search
         return kernel.Certificate((kernel.Term(alpha, ()), kernel.Term(beta, (nonneg,))))
-    if beta > 0 and alpha < 0:  # beta (s - c), c = -alpha/beta > 0, needs q >= c**2
+    if beta > 0:  # alpha < 0: beta (s - c), c = -alpha/beta > 0, needs q >= c**2
         c = -alpha / beta
         if q < c ** 2 or (strict and q == c ** 2):
             return None
@@ -728,7 +726,7 @@ def _constant_root_certificate(prover: _Prover, target: Any, strict: bool) -> An
         return kernel.Certificate((kernel.Term(beta * c * (q - c ** 2) / (q + c ** 2), ()),
                                    kernel.Term(beta / (q + c ** 2),
                                                (nonneg, kernel.Square(s - c)))))
-    if beta < 0 and alpha > 0:  # alpha - |beta| s = |beta| (c - s), c = alpha/|beta| > 0
+    if alpha > 0:  # beta < 0: alpha - |beta| s = |beta| (c - s), c = alpha/|beta| > 0
         b = -beta
         c = alpha / b
         if c ** 2 < q or (strict and c ** 2 == q):
@@ -869,8 +867,6 @@ def _prove_sum(prover: _Prover) -> str:
     # base T = 0: sign*(G(a-1) - S[0]) = sign*G(a-1) - sign*(S[0] - 0)
     base_rest = sign * g_at(low - 1)
     base_cert = certificate(base_rest, [], (kernel.EqTerm(-sign, "empty"),))
-    if base_cert.terms and rel != "=":
-        base_cert = kernel.Certificate(base_cert.terms, base_cert.eq_terms)
     base = kernel.Derivation((kernel.Chain("base", S[0], (kernel.Link(rel, g_at(low - 1),
                                                                        base_cert),)),))
     # step: sign*(G(t+a) - S[t+1]) = IH + sign*(G(t+a) - G(t+a-1) - f) - sign*(step eq)
@@ -919,7 +915,7 @@ def _lower_bound(r: Relation, n: str) -> Fraction | None:
         return None
     if c is None:
         return None
-    return c if r.op in (">=", "<=") else c  # n > c and n integer give n >= c + 1 >= c
+    return c  # (n > c, like n >= c, gives the lower bound c: n >= c + 1 >= c for an integer n)
 
 
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
