@@ -287,8 +287,7 @@ class _Translation:
         sp = self.sp
         kind = e[0]
         arg = self.expr(e[1])
-        k = len(self.aux) + 1
-        name = f"sqrt{k}" if kind == "sqrt" else f"abs{k}"
+        name = f"{kind}{len(self.aux) + 1}"  # kind is "sqrt" or "abs": sqrt1, abs2, ...
         s = sp.Symbol(f"_{name}", real=True)  # user names never start with "_"
         square = arg if kind == "sqrt" else sp.expand(arg ** 2)
         hyps = [Hyp(f"{name}>=0", Fact(s, ">=", 0), f"{name} >= 0"),
