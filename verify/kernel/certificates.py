@@ -284,6 +284,8 @@ def squared_norms(rows: Any) -> list[int]:
     [5, 25]
     """
     dim = len(rows[0]) if len(rows) else 0
+    if any(len(row) != dim for row in rows) or not set(map(type, chain.from_iterable(rows))) <= _INT:
+        raise CertificateError("squared_norms needs rows of ints, all of one length")
     matrix, biggest = _int64_rows(rows, dim)
     if matrix is not None and (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
         return (matrix * matrix).sum(axis=1).tolist()
