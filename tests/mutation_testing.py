@@ -318,8 +318,10 @@ _KERNEL_TESTS = (
     "tests/test_attacks_lying_proposer.py", "tests/test_proof_mutations.py",
     "tests/test_pocket.py", "tests/test_audit_evidence.py", "tests/test_proofs.py",
     "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
+    "tests/test_kernel_certificate_internals.py",
 )
 _MONITOR_TESTS = (
+    "tests/test_kernel_steps_internals.py",
     "tests/test_monitor.py", "tests/test_monitor_edges.py", "tests/test_monitor_constants.py",
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
     "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",

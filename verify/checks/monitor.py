@@ -186,7 +186,9 @@ class Monitor:
     inequalities are checked).  ``rho`` and ``R2`` default to their exact values; when given,
     they are claims: compared with the exact values before the run, or, with
     ``trust_constants=True``, used as given so that the inequalities themselves catch a wrong
-    claim.  ``classical`` (default: w₀ = 0) chooses the classical or the generalised forms.
+    claim (a claimed ρ ≤ 0 or R² < 0 is refused before the run: the proof needs ρ > 0, and a
+    negative ρ would make its inequalities hold for every run).  ``classical`` (default:
+    w₀ = 0) chooses the classical or the generalised forms.
     """
 
     def __init__(self, dataset: Any, options: Any, wf: Sequence[Any] | None = None, *,
@@ -223,6 +225,8 @@ class Monitor:
 
         true_R2 = Fraction(max(self.q), L * L)
         R2c = true_R2 if R2 is None else Fraction(R2)
+        if R2c < 0:          # (a claimed, trusted R^2 = max ||x_n||^2 is never negative)
+            raise ProofViolation("R^2 >= 0", None, R2c, ">=", 0, "the claimed R^2")
         if R2 is not None and R2c != true_R2 and not trust_constants:
             raise ProofViolation("R^2 = max_n ||x_n||^2", None, R2c, "=", true_R2)
         self.R2 = R2c
@@ -257,6 +261,8 @@ class Monitor:
         rho_c = true_rho if rho is None else Fraction(rho)
         if rho is not None and rho_c != true_rho and not trust_constants:
             raise ProofViolation("rho = min_n y_n w_f.x_n", None, rho_c, "=", true_rho)
+        if rho_c <= 0:       # (a claimed, trusted rho: the proof divides by rho > 0)
+            raise ProofViolation("rho > 0", None, rho_c, ">", 0, "the claimed margin")
         self.rho = rho_c
         a, b = rho_c.numerator, rho_c.denominator
         self.a, self.b = a, b

@@ -102,8 +102,12 @@ class StepConstants:
         with_wf = (self.b, self.c1, self.P0, self.bound_updates, self.Df)
         if any(v is None for v in with_wf) and any(v is not None for v in with_wf):
             raise KernelError("StepConstants: b, c1, P0, bound_updates, Df go together")
+        if self.c3 < 0 or self.N0 < 0:
+            raise KernelError("StepConstants: c3 and N0 must be >= 0 (R^2 >= 0, ||w_0||^2 >= 0)")
         if self.b is not None and (self.b <= 0 or self.Df <= 0):  # type: ignore[operator]
             raise KernelError("StepConstants: b and Df must be positive")
+        if self.c1 is not None and self.c1 <= 0:
+            raise KernelError("StepConstants: c1 <= 0 (rho <= 0: the proof needs rho > 0)")
         if self.bound_updates is not None:
             if self.bound is None:
                 object.__setattr__(self, "bound", Fraction(self.bound_updates))
