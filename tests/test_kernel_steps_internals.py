@@ -223,18 +223,24 @@ def test_the_carrier_takes_all_zero_rows():
         assert reports[0][1] == list(w0 or (0, 0))
 
 
-@pytest.mark.parametrize("claims, inequality", [
-    (dict(rho=0), "rho > 0"), (dict(rho=-1), "rho > 0"), (dict(rho=Fraction(-1, 2)), "rho > 0"),
-    (dict(R2=-1), "R^2 >= 0"), (dict(R2=Fraction(-1, 3), rho=1), "R^2 >= 0")])
+@pytest.mark.parametrize("claims, inequality, claimed, relation", [
+    (dict(rho=0), "rho > 0", 0, ">"), (dict(rho=-1), "rho > 0", -1, ">"),
+    (dict(rho=Fraction(-1, 2)), "rho > 0", Fraction(-1, 2), ">"),
+    (dict(R2=-1), "R^2 >= 0", -1, ">="), (dict(R2=Fraction(-1, 3), rho=1), "R^2 >= 0",
+                                          Fraction(-1, 3), ">=")])
 @pytest.mark.parametrize("classical", [True, False])
 def test_a_trusted_claim_of_rho_at_most_0_or_R2_below_0_is_refused_before_the_run(
-        claims, inequality, classical):
+        claims, inequality, claimed, relation, classical):
     """Under ``trust_constants`` a claimed rho or R^2 is used as given so that the inequalities
     catch a wrong claim; rho <= 0 would make them vacuous (and rho = 0 divided by zero in the
     classical bound), R^2 < 0 is no squared radius: a ProofViolation before the run names it."""
     data = pla.Dataset.from_rows([[2]], [1], bias=False)
-    with pytest.raises(ProofViolation, match=r"before the run: " + inequality.replace("^", r"\^")):
+    with pytest.raises(ProofViolation, match=r"before the run: " + inequality.replace("^", r"\^")) \
+            as error:
         Monitor(data, pla.RunOptions(), wf=[1], trust_constants=True, classical=classical,
                 **claims)
+    v = error.value
+    assert (v.inequality, v.step, v.lhs, v.relation, v.rhs) == (
+        inequality, None, claimed, relation, 0)
     Monitor(data, pla.RunOptions(), wf=[1], rho=1, R2=1, trust_constants=True,
             classical=classical)                        # wrong but positive claims: run-checked
