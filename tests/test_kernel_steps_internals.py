@@ -1,13 +1,14 @@
 """Internals of the trusted per-update checks (verify/kernel/steps.py) and of the monitor's int64
 carrier (verify/checks/monitor.py) at their exact boundaries.
 
-Each test names the contract it pins: constants that must be refused exactly at zero, the
+Each test names the contract it pins: constants that must be refused exactly at zero (and
+those of a claimed ρ <= 0 or R² < 0, by the kernel and by the monitor before the run), the
 frozen constants, the relation a violation records, the refusal of a final count without w_f,
-the squared cosine bound only where both of its bases are nonnegative (and *at* A = 0), and
-:func:`generalised_bound` against a brute-force maximum over T with exact Fractions -- also
-for a claimed R² < 0, which ``trust_constants=True`` hands to the kernel as given.  For the
-carrier: the degenerate shapes it must decline, and all-zero rows (the largest entry is 0),
-where it must still work and agree with Python integers.
+the squared cosine bound only where both of its bases are nonnegative, and
+:func:`generalised_bound` (a pure function of its arguments, R² < 0 included) against a
+brute-force maximum over T with exact Fractions.  For the carrier: the degenerate shapes it
+must decline, and all-zero rows (the largest entry is 0), where it must still work and agree
+with Python integers.
 """
 
 from __future__ import annotations

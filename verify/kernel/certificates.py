@@ -245,13 +245,17 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
     dim = len(rows[0])
     # one pass over all entries at once; only at a fault, a second one for its row
     if not (set(map(type, labels)) <= _INT and set(labels) <= {1, -1} and
-            all(len(row) == dim for row in rows) and
-            set(map(type, chain.from_iterable(rows))) <= _INT):
+            _rows_of_ints(rows, dim)):
         _first_bad_row(rows, labels, dim)
     if type(rows) is tuple and type(labels) is tuple and \
             all(type(row) is tuple for row in rows):
         _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
+
+
+def _rows_of_ints(rows: Any, dim: int) -> bool:
+    """Whether every row is ``dim`` plain ints (one pass over all entries at once)."""
+    return all(len(row) == dim for row in rows) and set(map(type, chain.from_iterable(rows))) <= _INT
 
 
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
@@ -284,7 +288,7 @@ def squared_norms(rows: Any) -> list[int]:
     [5, 25]
     """
     dim = len(rows[0]) if len(rows) else 0
-    if any(len(row) != dim for row in rows) or not set(map(type, chain.from_iterable(rows))) <= _INT:
+    if not _rows_of_ints(rows, dim):
         raise CertificateError("squared_norms needs rows of ints, all of one length")
     matrix, biggest = _int64_rows(rows, dim)
     if matrix is not None and (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
