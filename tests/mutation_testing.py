@@ -318,7 +318,7 @@ _KERNEL_TESTS = (
     "tests/test_attacks_lying_proposer.py", "tests/test_proof_mutations.py",
     "tests/test_pocket.py", "tests/test_audit_evidence.py", "tests/test_proofs.py",
     "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
-    "tests/test_kernel_certificate_internals.py",
+    "tests/test_kernel_certificate_internals.py", "tests/test_attacks_session23.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",

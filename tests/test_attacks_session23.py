@@ -9,9 +9,9 @@
 4. ``_constant_root_certificate`` (alpha + beta*sqrt(q) >= 0) through Markdown claims.
 5. A failing verdict written to a closed pipe still exits non-zero.
 
-An attack that succeeds is written as the correct expectation, marked
-``xfail(strict=True)`` with the reproduction in its reason (the product code is not changed
-here); everything else must hold.
+Every attack is written as the correct expectation.  The attacks that succeeded when this file
+was written were fixed in the kernel (each keeps a comment with its reproduction); the one left
+alone (a field set with object.__setattr__ after validation) stays ``xfail(strict=True)``.
 """
 
 from __future__ import annotations
@@ -83,20 +83,20 @@ def _refused_or_caught(expected: set[str], **changes) -> None:
     ({"c3": -1}, "c3 and N0 must be >= 0"),
     ({"N0": -1}, "c3 and N0 must be >= 0"),
     ({"c3": -10**400}, "c3 and N0 must be >= 0"),
-    ({"c3": Fraction(-1, 10**30)}, "c3 and N0 must be >= 0"),
-    ({"N0": -0.5}, "c3 and N0 must be >= 0"),
-    ({"c3": float("-inf")}, "c3 and N0 must be >= 0"),
+    ({"c3": Fraction(-1, 10**30)}, "must be an int"),
+    ({"N0": -0.5}, "must be an int"),
+    ({"c3": float("-inf")}, "must be an int"),
     ({"c1": 0}, "c1 <= 0"),
     ({"c1": -10**400}, "c1 <= 0"),
-    ({"c1": False}, "c1 <= 0"),
-    ({"c1": Fraction(-1, 10**30)}, "c1 <= 0"),
-    ({"c1": -0.0}, "c1 <= 0"),
-    ({"c1": float("-inf")}, "c1 <= 0"),
-    ({"k": True}, "positive int"),
+    ({"c1": False}, "must be an int"),
+    ({"c1": Fraction(-1, 10**30)}, "must be an int"),
+    ({"c1": -0.0}, "must be an int"),
+    ({"c1": float("-inf")}, "must be an int"),
+    ({"k": True}, "must be an int"),
     ({"e": 0}, "positive int"),
-    ({"D": 1.0}, "positive int"),
-    ({"L": Fraction(1)}, "positive int"),
-    ({"c3": None}, None),                  # None is not >= 0: refused (a TypeError today)
+    ({"D": 1.0}, "must be an int"),
+    ({"L": Fraction(1)}, "must be an int"),
+    ({"c3": None}, "must be an int"),
 ])
 def test_negative_or_zero_constants_are_refused_in_every_numeric_dress(changes, message):
     with pytest.raises((KernelError, TypeError), match=message):
@@ -125,75 +125,67 @@ def test_plain_int_constants_never_let_a_violation_through(c3, growth, c1, gain)
     assert NORM | MARGIN <= found
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "StepConstants does not check that c3 is an int: c3=float('nan') passes `c3 < 0` and "
-    "every `e*(N1-N) > c3` is False, so check_update accepts ||w'||^2 growing by 10**6. "
-    "Repro: check_update(StepConstants(k=1,e=1,c3=float('nan'),N0=0,classical=True,"
-    "zero='mistake',D=1,L=1), t=0, y=1, S=0, q=10**6, N=0, N1=10**6) raises nothing"))
+# Accepted before the fix (verify/kernel): StepConstants does not check that c3 is an int:
+# c3=float('nan') passes `c3 < 0` and every `e*(N1-N) > c3` is False, so check_update accepts
+# ||w'||^2 growing by 10**6. Repro: check_update(StepConstants(k=1,e=1,c3=float('nan'),N0=0,clas
+# sical=True,zero='mistake',D=1,L=1), t=0, y=1, S=0, q=10**6, N=0, N1=10**6) raises nothing
 def test_a_nan_R2_constant_is_refused_or_caught():
     _refused_or_caught(NORM, c3=NAN)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "c1=float('nan') (a NaN rho) passes `c1 <= 0`; `b*(P1-P) < nan` is False: the margin "
-    "inequalities accept w_f.w not growing at all"))
+# Accepted before the fix (verify/kernel): c1=float('nan') (a NaN rho) passes `c1 <= 0`;
+# `b*(P1-P) < nan` is False: the margin inequalities accept w_f.w not growing at all
 def test_a_nan_rho_constant_is_refused_or_caught():
     _refused_or_caught(MARGIN, c1=NAN)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "b=float('nan') passes `b <= 0`; every margin comparison with a NaN side is False"))
+# Accepted before the fix (verify/kernel): b=float('nan') passes `b <= 0`; every margin
+# comparison with a NaN side is False
 def test_a_nan_rho_denominator_is_refused_or_caught():
     _refused_or_caught(MARGIN, b=NAN)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "N0=float('nan') (||w0||^2) passes `N0 < 0`; the cumulative norm bound "
-    "`e*(N1-N0) > (t+1)*c3` is then always False"))
+# Accepted before the fix (verify/kernel): N0=float('nan') (||w0||^2) passes `N0 < 0`; the
+# cumulative norm bound `e*(N1-N0) > (t+1)*c3` is then always False
 def test_a_nan_w0_norm_is_refused_or_caught():
     _refused_or_caught({"||w_{t+1}||^2 <= (t+1)*eta^2*R^2"}, N0=NAN)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "P0=float('nan') passes (never validated); the cumulative margin bound is then never "
-    "reported"))
+# Accepted before the fix (verify/kernel): P0=float('nan') passes (never validated); the
+# cumulative margin bound is then never reported
 def test_a_nan_P0_is_refused_or_caught():
     _refused_or_caught({"w_f.w_{t+1} >= (t+1)*eta*rho"}, P0=NAN)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "c3=inf passes `c3 < 0`: then ||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2 holds for any step"))
+# Accepted before the fix (verify/kernel): c3=inf passes `c3 < 0`: then ||w_{t+1}||^2 <=
+# ||w_t||^2 + eta^2*R^2 holds for any step
 def test_an_infinite_R2_constant_is_refused():
     _refused_or_caught(NORM, c3=float("inf"))
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "int subclasses pass (no type(v) is int check, unlike certificates._exact_number): "
-    "c1=Liar(-5) whose comparisons all return False passes `c1 <= 0`, and `b*(P1-P) < c1` "
-    "is decided by Liar.__gt__ (the reflected method of a subclass goes first): the margin "
-    "inequalities accept a negative rho"))
+# Accepted before the fix (verify/kernel): int subclasses pass (no type(v) is int check, unlike
+# certificates._exact_number): c1=Liar(-5) whose comparisons all return False passes `c1 <= 0`,
+# and `b*(P1-P) < c1` is decided by Liar.__gt__ (the reflected method of a subclass goes first):
+# the margin inequalities accept a negative rho
 def test_an_int_subclass_rho_that_lies_is_refused_or_caught():
     _refused_or_caught(MARGIN, c1=Liar(-5))
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "c3=Liar(-5) passes `c3 < 0` and decides `e*(N1-N) > c3` itself: the per-step norm "
-    "inequality accepts growth 10**6"))
+# Accepted before the fix (verify/kernel): c3=Liar(-5) passes `c3 < 0` and decides `e*(N1-N) >
+# c3` itself: the per-step norm inequality accepts growth 10**6
 def test_an_int_subclass_R2_that_lies_is_refused_or_caught():
     _refused_or_caught({"||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2"}, c3=Liar(-5))
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "k, e, D, L are checked with isinstance(value, int): e=Liar(-1) passes `value <= 0`, "
-    "and with e = -1 every norm inequality `e*(N1-N) > c3` holds: check_update reports "
-    "nothing for a step growing ||w||^2 by 10**6"))
+# Accepted before the fix (verify/kernel): k, e, D, L are checked with isinstance(value, int):
+# e=Liar(-1) passes `value <= 0`, and with e = -1 every norm inequality `e*(N1-N) > c3` holds:
+# check_update reports nothing for a step growing ||w||^2 by 10**6
 def test_an_int_subclass_e_that_lies_is_refused_or_caught():
     _refused_or_caught(NORM, e=Liar(-1))
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "bound_updates=Liar(3): `T > bound_updates` is decided by Liar.__lt__: "
-    "check_final_count(c, 10**9) accepts T = 10**9 against a bound of 3"))
+# Accepted before the fix (verify/kernel): bound_updates=Liar(3): `T > bound_updates` is decided
+# by Liar.__lt__: check_final_count(c, 10**9) accepts T = 10**9 against a bound of 3
 def test_an_int_subclass_bound_that_lies_is_refused_or_caught():
     try:
         constants = StepConstants(**{**BASE, **WITH_WF, "bound_updates": Liar(3)})
@@ -203,10 +195,9 @@ def test_an_int_subclass_bound_that_lies_is_refused_or_caught():
         check_final_count(constants, 10**9)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "Df=float('nan') is accepted by StepConstants and check_update then crashes with "
-    "TypeError ('both arguments should be Rational instances') from Fraction, not a "
-    "KernelError/ProofViolation"))
+# Accepted before the fix (verify/kernel): Df=float('nan') is accepted by StepConstants and
+# check_update then crashes with TypeError ('both arguments should be Rational instances') from
+# Fraction, not a KernelError/ProofViolation
 def test_a_nan_wf_denominator_is_refused_by_name():
     try:
         constants = StepConstants(**{**BASE, **WITH_WF, "Df": NAN})
@@ -216,10 +207,9 @@ def test_a_nan_wf_denominator_is_refused_by_name():
 
 
 @pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "Frozen is not sealed: object.__setattr__(c, 'c1', -5) after validation is used as is "
-    "by check_update (no re-validation), which then accepts a margin step of 0: "
-    "c = StepConstants(...valid...); object.__setattr__(c, 'c1', -5); "
-    "check_update(c, **VIOLATING) reports no margin inequality"))
+    "Frozen is not sealed: object.__setattr__(c, 'c1', -5) after validation is used as is by "
+    "check_update (no re-validation), which then accepts a margin step of 0; left alone: only "
+    "code holding the object can do it, and Python cannot forbid it"))
 def test_a_constant_changed_after_validation_is_not_trusted():
     constants = StepConstants(**BASE, **WITH_WF)
     object.__setattr__(constants, "c1", -5)
@@ -389,33 +379,28 @@ def _plain(rows):
     (ShowsOther(((2.5, 0),), ((3, 0),)), (1, 0)),                  # the outer sequence lies
     (ShowsOther(((-2.5, 0),), ((3, 0),)), (-1, 0)),
 ])
-def test_rows_whose_storage_differs_from_their_iteration_are_judged_as_validated(rows, w):
-    """A tuple subclass may store floats and iterate as ints.  The kernel validates the
-    iteration and numpy reads the iteration too (not the storage, which it would truncate):
-    every number and verdict must be the one of the ints that were validated."""
+def test_rows_whose_storage_differs_from_their_iteration_are_refused(rows, w):
+    """A tuple subclass may store floats and iterate as ints: the kernel takes rows only as a
+    builtin tuple or list (whose length, items and iteration cannot disagree), so every check
+    refuses such rows, while the plain rows they iterate as are judged as usual."""
     plain = _plain(rows)
     labels = (1,) * len(plain)
-    assert C.squared_norms(rows) == C.squared_norms(plain) == [sum(v * v for v in r)
-                                                               for r in plain]
-    assert C.row_products(rows, [3, 1][:len(plain[0])]) == C.row_products(plain,
-                                                                          [3, 1][:len(plain[0])])
-    assert C.count_mistakes(rows, 1, labels, w) == C.count_mistakes(plain, 1, labels, w)
-    try:
-        expected = C.check_separator(plain, 1, labels, w)
-    except C.CertificateError:
+    V = [3, 1][:len(plain[0])]
+    assert C.squared_norms(plain) == [sum(v * v for v in r) for r in plain]
+    for check in (lambda data: C.squared_norms(data), lambda data: C.row_products(data, V),
+                  lambda data: C.count_mistakes(data, 1, labels, w),
+                  lambda data: C.check_separator(data, 1, labels, w)):
         with pytest.raises(C.CertificateError):
-            C.check_separator(rows, 1, labels, w)
-    else:
-        assert C.check_separator(rows, 1, labels, w) == expected
+            check(rows)
+    assert C.count_mistakes(plain, 1, labels, w) in (0, 1)
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "_check_data compares len(rows) with len(labels) but then pairs them with zip(), which "
-    "stops at the shorter *iteration*: labels = ShowsOther(stored=(1, -1), shown=(1,)) "
-    "(len 2, labels[1] == -1, iterates as (1,)) passes, row 2 is never looked at, and "
-    "check_separator(((1, 0), (1, 0)), 1, labels, (1, 0)) returns MarginFacts(rho=1) for "
-    "data whose row 2 is (1, 0) with label -1 (not separable at all: a Gordan certificate "
-    "exists); the same with LongerThanSays([1], 2)"))
+# Accepted before the fix (verify/kernel): _check_data compares len(rows) with len(labels) but
+# then pairs them with zip(), which stops at the shorter *iteration*: labels =
+# ShowsOther(stored=(1, -1), shown=(1,)) (len 2, labels[1] == -1, iterates as (1,)) passes, row
+# 2 is never looked at, and check_separator(((1, 0), (1, 0)), 1, labels, (1, 0)) returns
+# MarginFacts(rho=1) for data whose row 2 is (1, 0) with label -1 (not separable at all: a
+# Gordan certificate exists); the same with LongerThanSays([1], 2)
 @pytest.mark.parametrize("labels", [ShowsOther((1, -1), (1,)), LongerThanSays([1], 2)])
 def test_labels_whose_iteration_is_shorter_than_their_length_are_refused(labels):
     rows = ((1, 0), (1, 0))
@@ -424,9 +409,8 @@ def test_labels_whose_iteration_is_shorter_than_their_length_are_refused(labels)
         C.check_separator(rows, 1, labels, (1, 0))
 
 
-@pytest.mark.xfail(strict=True, raises=ACCEPTED, reason=(
-    "count_mistakes(((1, 0), (1, 0)), 1, ShowsOther((1, -1), (1,)), (1, 0)) returns 0: the "
-    "second row (label -1 by len and indexing) is never counted"))
+# Accepted before the fix (verify/kernel): count_mistakes(((1, 0), (1, 0)), 1, ShowsOther((1,
+# -1), (1,)), (1, 0)) returns 0: the second row (label -1 by len and indexing) is never counted
 def test_a_mistake_count_never_skips_a_row():
     labels = ShowsOther((1, -1), (1,))
     try:
@@ -435,10 +419,10 @@ def test_a_mistake_count_never_skips_a_row():
         pass
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "rows = [LongerThanSays([1, 0, 5], 2), LongerThanSays([1], 2)]: a list subclass whose __len__ says 2 for 3 stored entries (and one for 1) passes "
-    "_rows_of_ints; squared_norms / check_separator then crash in numpy with ValueError "
-    "('inhomogeneous shape'), not a CertificateError"))
+# Accepted before the fix (verify/kernel): rows = [LongerThanSays([1, 0, 5], 2),
+# LongerThanSays([1], 2)]: a list subclass whose __len__ says 2 for 3 stored entries (and one
+# for 1) passes _rows_of_ints; squared_norms / check_separator then crash in numpy with
+# ValueError ('inhomogeneous shape'), not a CertificateError
 def test_rows_whose_length_lies_are_a_certificate_error():
     rows = [LongerThanSays([1, 0, 5], 2), LongerThanSays([1], 2)]
     with pytest.raises(C.CertificateError):
@@ -447,28 +431,26 @@ def test_rows_whose_length_lies_are_a_certificate_error():
         C.check_separator(rows, 1, (1, 1), (1, 0))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "an outer sequence with len 2 that iterates one row, ShowsOther(((1, 0), (-1, 0)), "
-    "((1, 0),)), passes _check_data; check_separator / row_products then crash in "
-    "python-flint with ValueError ('list of entries has the wrong length'), not a "
-    "CertificateError (squared_norms returns [1] for the iterated row)"))
+# Accepted before the fix (verify/kernel): an outer sequence with len 2 that iterates one row,
+# ShowsOther(((1, 0), (-1, 0)), ((1, 0),)), passes _check_data; check_separator / row_products
+# then crash in python-flint with ValueError ('list of entries has the wrong length'), not a
+# CertificateError (squared_norms returns [1] for the iterated row)
 def test_rows_whose_iteration_is_shorter_than_their_length_are_a_certificate_error():
     rows = ShowsOther(((1, 0), (-1, 0)), ((1, 0),))
     with pytest.raises(C.CertificateError):
         C.check_separator(rows, 1, (1, 1), (1, 0))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "a dict row {1: 2} iterates as the int key 1 and passes _rows_of_ints; squared_norms "
-    "then raises TypeError from numpy (int() of a dict), not a CertificateError"))
+# Accepted before the fix (verify/kernel): a dict row {1: 2} iterates as the int key 1 and
+# passes _rows_of_ints; squared_norms then raises TypeError from numpy (int() of a dict), not a
+# CertificateError
 def test_a_mapping_row_is_a_certificate_error():
     with pytest.raises(C.CertificateError):
         C.squared_norms(({1: 2},))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "squared_radius((), 1) raises ValueError ('max() arg is an empty sequence') from the "
-    "kernel instead of a CertificateError (squared_norms(()) is [])"))
+# Accepted before the fix (verify/kernel): squared_radius((), 1) raises ValueError ('max() arg
+# is an empty sequence') from the kernel instead of a CertificateError (squared_norms(()) is [])
 def test_the_radius_of_no_rows_is_a_certificate_error():
     with pytest.raises(C.CertificateError):
         C.squared_radius((), 1)

@@ -178,8 +178,22 @@ def test_data_whose_two_looks_disagree_are_refused():
             return iter((1.5, 2)) if type(self).looks == 1 else super().__iter__()
 
     rows = ((1, 2), Flaky((3, 4)))
-    with pytest.raises(CertificateError, match="not rows of ints with labels"):
+    with pytest.raises(CertificateError, match="row 1 is not 2 ints"):
         _check_data(rows, 1, (1, -1))
+
+
+def test_a_row_of_ints_that_is_not_a_builtin_sequence_is_refused():
+    """A tuple subclass can make its length, items and iteration disagree: even one holding
+    good ints is refused (by the fast check; the row-by-row search finds no other fault)."""
+    class Sub(tuple):
+        pass
+
+    with pytest.raises(CertificateError, match="not rows of ints with labels"):
+        _check_data(((1, 2), Sub((3, 4))), 1, (1, -1))
+    with pytest.raises(CertificateError, match="the data must be a tuple or list"):
+        _check_data(Sub(((1, 2),)), 1, (1,))
+    with pytest.raises(CertificateError, match="the data must be a tuple or list"):
+        _check_data(((1, 2),), 1, Sub((1,)))
 
 
 @pytest.mark.parametrize("rows, labels", [((), ()), (((1,),), ()), (((1,),), (1, -1))])

@@ -208,9 +208,8 @@ def row_products(rows: Any, V: Any) -> list[int]:
     V = list(V)
     if not set(map(type, V)) <= _INT or any(len(row) != len(V) for row in rows):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
-    for row in rows:
-        if not set(map(type, row)) <= _INT:
-            raise CertificateError("row_products needs integer rows")
+    if not _rows_of_ints(rows, len(V)):
+        raise CertificateError("row_products needs integer rows")
     return _products(rows, V)
 
 
@@ -240,6 +239,8 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
         raise CertificateError(f"scale must be a positive int, not {scale!r}")
     if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
         return _LAST_VALID[0][2]
+    if type(rows) not in _SEQUENCES or type(labels) not in _SEQUENCES:
+        raise CertificateError("the data must be a tuple or list of rows and one of labels")
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
@@ -254,8 +255,11 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
 
 
 def _rows_of_ints(rows: Any, dim: int) -> bool:
-    """Whether every row is ``dim`` plain ints (one pass over all entries at once)."""
-    return all(len(row) == dim for row in rows) and set(map(type, chain.from_iterable(rows))) <= _INT
+    """Whether ``rows`` is a tuple or list of tuples or lists of ``dim`` plain ints (one pass
+    over all entries at once; a builtin sequence's length and iteration cannot disagree)."""
+    return type(rows) in _SEQUENCES and \
+        all(type(row) in _SEQUENCES and len(row) == dim for row in rows) and \
+        set(map(type, chain.from_iterable(rows))) <= _INT
 
 
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
@@ -269,6 +273,7 @@ def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
 
 
 _INT = {int}
+_SEQUENCES = (tuple, list)
 
 
 def squared_radius(rows: Any, scale: int) -> Fraction:
@@ -277,6 +282,8 @@ def squared_radius(rows: Any, scale: int) -> Fraction:
     >>> squared_radius([[1, 2], [3, 0]], 2)
     Fraction(9, 4)
     """
+    if isinstance(scale, bool) or not isinstance(scale, int) or scale <= 0 or not len(rows):
+        raise CertificateError("squared_radius needs rows and a positive int scale")
     return Fraction(max(squared_norms(rows)), scale * scale)
 
 

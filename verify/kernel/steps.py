@@ -66,6 +66,10 @@ class ProofViolation(KernelError):
         super().__init__(text + (f" ({detail})" if detail else ""))
 
 
+#: The fields of :class:`StepConstants` that are None without a reference separator w_f.
+_WITH_WF = frozenset({"b", "c1", "P0", "bound_updates", "Df"})
+
+
 @dataclass(frozen=True)
 class StepConstants:
     """The integers of one run's per-update checks (see the module doc for the encoding).
@@ -93,10 +97,18 @@ class StepConstants:
     bound: Fraction | None = None
 
     def __post_init__(self) -> None:
+        for name in ("k", "e", "c3", "N0", "D", "L", "b", "c1", "P0", "bound_updates", "Df"):
+            value = getattr(self, name)   # exactly int: no float (nan), bool or lying subclass
+            if type(value) is not int and not (value is None and name in _WITH_WF):
+                raise KernelError(f"StepConstants.{name} must be an int, not {value!r}")
         for name in ("k", "e", "D", "L"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise KernelError(f"StepConstants.{name} must be a positive int, not {value!r}")
+            if getattr(self, name) <= 0:
+                raise KernelError(f"StepConstants.{name} must be a positive int, "
+                                  f"not {getattr(self, name)!r}")
+        if self.bound is not None and not (type(self.bound) is Fraction and
+                                           type(self.bound.numerator) is int and
+                                           type(self.bound.denominator) is int):
+            raise KernelError(f"StepConstants.bound must be a Fraction, not {self.bound!r}")
         if self.zero not in ZERO_CONVENTIONS:
             raise KernelError(f"unknown zero convention {self.zero!r}")
         with_wf = (self.b, self.c1, self.P0, self.bound_updates, self.Df)
