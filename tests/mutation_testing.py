@@ -325,6 +325,7 @@ _MONITOR_TESTS = (
     "tests/test_monitor.py", "tests/test_monitor_edges.py", "tests/test_monitor_constants.py",
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
     "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",
+    "tests/test_attacks_session23.py",
 )
 _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",

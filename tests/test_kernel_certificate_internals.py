@@ -519,3 +519,15 @@ def test_squared_norms_refuses_what_is_not_rows_of_ints(rows):
         squared_norms(rows)
     with pytest.raises(CertificateError, match="rows of ints"):
         squared_radius(rows, 1)
+
+
+@pytest.mark.parametrize("scale, rows", [(True, ((1, 2),)), (1.5, ((1, 2),)), (Fraction(2), ((1, 2),)),
+                                         (0, ((1, 2),)), (-2, ((1, 2),)), (1, ())],
+                         ids=["bool", "float", "fraction", "zero", "negative", "no-rows"])
+def test_squared_radius_needs_rows_and_a_positive_int_scale(scale, rows):
+    """R² = max‖row‖²/scale²: a bool, float or Fraction scale (no exact int), a scale <= 0 (a
+    division by zero, or a sign lost in the square) and no rows at all (no maximum) are
+    refused by name, never answered nor crashed on."""
+    with pytest.raises(CertificateError, match="squared_radius needs rows and a positive int"):
+        squared_radius(rows, scale)
+    assert squared_radius(((1, 2),), 2) == Fraction(5, 4)

@@ -245,3 +245,35 @@ def test_a_trusted_claim_of_rho_at_most_0_or_R2_below_0_is_refused_before_the_ru
         inequality, None, claimed, relation, 0)
     Monitor(data, pla.RunOptions(), wf=[1], rho=1, R2=1, trust_constants=True,
             classical=classical)                        # wrong but positive claims: run-checked
+
+
+class _Int(int):
+    """An int subclass: its comparisons could lie, so the kernel refuses it."""
+
+
+def _fraction_holding(part: str) -> Fraction:
+    value = Fraction(7, 2)
+    setattr(value, part, _Int(getattr(value, part)))    # behind the constructor's back
+    return value
+
+
+@pytest.mark.parametrize("change", [
+    dict(c3=None), dict(N0=None), dict(k=None), dict(c1=1.0), dict(bound_updates=_Int(100)),
+    dict(P0=float("nan")), dict(Df=True)],
+    ids=["c3-none", "N0-none", "k-none", "c1-float", "bound-int-subclass", "P0-nan", "Df-bool"])
+def test_every_constant_must_be_exactly_an_int(change):
+    """Only b, c1, P0, bound_updates and Df may be None (all together: no w_f); every other
+    value of every field must be exactly an int."""
+    with pytest.raises(KernelError, match="must be an int"):
+        StepConstants(**(BASE | WITH_WF | change))
+    StepConstants(**BASE)                                 # no w_f: the five are None together
+
+
+@pytest.mark.parametrize("bound", [Fraction(201, 2) + 0.0, "201/2", _fraction_holding("_numerator"),
+                                   _fraction_holding("_denominator")],
+                         ids=["float", "string", "int-subclass-numerator",
+                              "int-subclass-denominator"])
+def test_the_exact_bound_must_be_a_fraction_of_ints(bound):
+    with pytest.raises(KernelError, match="bound must be a Fraction"):
+        StepConstants(**(BASE | WITH_WF | dict(bound=bound)))
+    assert StepConstants(**(BASE | WITH_WF | dict(bound=Fraction(201, 2)))).bound_updates == 100
