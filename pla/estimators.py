@@ -53,6 +53,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pla.dataset import Dataset
+from pla.defaults import ESTIMATOR_DEFAULTS
 from pla.exact import NumberError, parse_fraction
 from pla.perceptron import OptionError, Result, RunOptions, run
 
@@ -268,7 +269,7 @@ class Perceptron(_ExactLinearClassifier):
     """
 
     def __init__(self, order: str = "cyclic", *, eta: object = 1, zero: str = "mistake",
-                 max_updates: int = 100_000, timeout: float | None = None,
+                 max_updates: int = ESTIMATOR_DEFAULTS["perceptron_max_updates"], timeout: float | None = None,
                  fit_intercept: bool = True, random_state: Any = None) -> None:
         self.order = order
         self.eta = eta
@@ -319,7 +320,7 @@ class Pocket(_ExactLinearClassifier):
     (1, Fraction(1, 4), (Fraction(-1, 1), Fraction(2, 1)))
     """
 
-    def __init__(self, max_updates: int = 50, *, order: str = "random-cycle", eta: object = 1,
+    def __init__(self, max_updates: int = ESTIMATOR_DEFAULTS["pocket_max_updates"], *, order: str = "random-cycle", eta: object = 1,
                  zero: str = "mistake", compare: str = "pocket", keep: str = "pocket",
                  fit_intercept: bool = True, random_state: Any = None) -> None:
         self.max_updates = max_updates

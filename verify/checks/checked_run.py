@@ -19,20 +19,23 @@
 
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
->>> result, report = checked_run(ds, pla.RunOptions(order="first"))
->>> result.updates, report.wf_kind, report.bound, report.violations
+>>> checked = checked_run(ds, order="first")
+>>> checked.result.updates, checked.report.wf_kind, checked.report.bound, checked.report.violations
 (7, 'max-margin', Fraction(117, 1), 0)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
+
+from pla.defaults import RUN_DEFAULTS
 
 from pla.exact import format_number, format_vector
 from verify.checks.monitor import Monitor, MonitorReport, ProofViolation
 
-__all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "read_weights",
+__all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "CheckedRun", "read_weights",
            "report_lines", "report_json"]
 
 #: The named choices of ``--wf`` (anything else is a weights file).
@@ -171,12 +174,54 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
     return Monitor(dataset, options, weights, paranoid=paranoid, wf_kind=f"file {wf}")
 
 
-def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
-                engine: str = "default", on_step: Callable[[Any], None] | None = None
-                ) -> tuple[Any, MonitorReport]:
-    """Run PLA with every proof inequality checked; raises :class:`ProofViolation` on failure."""
-    import pla
+@dataclass(frozen=True)
+class CheckedRun:
+    """A PLA run checked against the convergence proof: the run's :class:`pla.Result` and the
+    monitor's :class:`~verify.checks.monitor.MonitorReport` (w_f, ρ, R², the bound, the number
+    of inequalities checked; a violation raises instead)."""
 
+    result: Any
+    report: MonitorReport
+
+    def to_json(self) -> dict[str, Any]:
+        """The run's and the report's fields, as ``pla run --check --json`` prints them.
+
+        >>> import pla
+        >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+        >>> fields = checked_run(ds, order="first").to_json()
+        >>> fields["updates"], fields["bound"], fields["violations"]
+        (7, '117', 0)
+        """
+        return {**self.result.to_json(), **report_json(self.report)}
+
+
+def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
+                seed: int = RUN_DEFAULTS["seed"], eta: object = RUN_DEFAULTS["eta"],
+                w0: Any = RUN_DEFAULTS["w0"], zero: str = RUN_DEFAULTS["zero"],
+                max_updates: int = RUN_DEFAULTS["max_updates"],
+                engine: str = RUN_DEFAULTS["engine"], wf: str = "maxmargin",
+                paranoid: bool = False, on_step: Callable[[Any], None] | None = None,
+                options: Any = None) -> CheckedRun:
+    """Run PLA with every inequality of the convergence proof checked exactly at every update;
+    raises :class:`ProofViolation` when one fails.
+
+    The keyword arguments and defaults are :func:`pla.run`'s (``options``, a
+    :class:`pla.runs.RunOptions`, replaces ``order`` ... ``max_updates``), plus ``wf`` (the
+    reference separator w_f, see the module doc) and ``paranoid`` (compare every vector of
+    every update too).
+
+    >>> import pla
+    >>> checked = checked_run(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1]))
+    >>> checked.result.updates, checked.report.bound_updates, checked.report.checks
+    (7, 117, 67)
+    """
+    import pla
+    from pla.runs import RunOptions
+
+    if options is None:
+        options = RunOptions(order=order, seed=seed, eta=eta,
+                             w0=None if w0 is None else tuple(w0), zero=zero,
+                             max_updates=max_updates)
     monitor = prepare_monitor(dataset, options, wf, paranoid=paranoid, engine=engine)
     if paranoid or on_step is not None:
         def both(step: Any) -> None:
@@ -187,9 +232,7 @@ def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: 
     else:
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
                          on_update=monitor.on_update)
-    return result, monitor.finish(result)
-
-
+    return CheckedRun(result, monitor.finish(result))
 
 
 def report_lines(report: MonitorReport) -> list[str]:

@@ -65,20 +65,7 @@ def _rows(indices: Sequence[int], values: Sequence[Any] | None = None) -> str:
 
 def certificate_json(certificate: Any) -> dict[str, Any]:
     """The ``separable`` / ``certificate`` / ``bound`` fields of ``pla certify --json``."""
-    if not certificate.separable:
-        return {"separable": False,
-                "certificate": {"kind": "gordan", "lambda": [str(v) for v in certificate.lam],
-                                "support": list(certificate.support)}}
-    body: dict[str, Any] = {"kind": certificate.kind, "w": [str(v) for v in certificate.w]}
-    if certificate.alpha is not None:
-        body["alpha"] = [str(v) for v in certificate.alpha]
-        body["support"] = list(certificate.support)
-    body.update(rho=str(certificate.rho), R2=str(certificate.R2), norm2=str(certificate.norm2),
-                gamma2=str(certificate.gamma2))
-    if certificate.note:
-        body["note"] = certificate.note
-    return {"separable": True, "certificate": body, "bound": str(certificate.bound),
-            "bound_updates": certificate.bound_updates}
+    return certificate.to_json()
 
 
 def _certificate_lines(certificate: Any, labels: Sequence[int] = ()) -> list[str]:

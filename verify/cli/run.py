@@ -14,6 +14,7 @@ from typing import Any, Iterator, Sequence
 
 import pla
 from pla.dataset import Dataset
+from pla.defaults import RUN_DEFAULTS
 from pla.exact import NumberError, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
 from pla.files import shown_path
@@ -53,29 +54,28 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     add_data_arguments(parser)
     group = parser.add_argument_group("the algorithm")
-    group.add_argument("--order", choices=pla.ORDERS, default="cyclic",
-                       help="cyclic (default): 1..N, update and go on, halt after N consecutive "
+    group.add_argument("--order", choices=pla.ORDERS, default=RUN_DEFAULTS["order"],
+                       help="cyclic: 1..N, update and go on, halt after N consecutive "
                             "correct points; first: rescan from the first point after every "
                             "update; random-cycle: one seeded permutation, then cyclic; random: "
-                            "a seeded random point at each visit")
-    group.add_argument("--seed", type=int, default=0, help="seed for the random orders (default 0)")
-    group.add_argument("--eta", default="1", metavar="P/Q",
-                       help="positive rational learning rate (default 1)")
-    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
-                       help="initial weights, exact, bias first (default zero)")
-    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+                            f"a seeded random point at each visit (default {RUN_DEFAULTS['order']})")
+    group.add_argument("--seed", type=int, default=RUN_DEFAULTS["seed"],
+                       help=f"seed for the random orders (default {RUN_DEFAULTS['seed']})")
+    add_eta_and_w0_arguments(group, RUN_DEFAULTS)
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default=RUN_DEFAULTS["zero"],
                        help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
                             "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
                             "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
     group.add_argument("--max-updates", type=non_negative_int, default=None,
-                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3. "
+                       metavar="N", help=f"stop after N updates (default {DEFAULT_MAX_UPDATES:,}); exit code 3. "
                                          "Without --max-updates or --timeout, a run that a "
                                          "kernel-checked Gordan certificate shows cannot halt "
                                          "under --zero is not started (exit code 3)")
     group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                       default=RUN_DEFAULTS["timeout"],
                        help="stop a run that has not halted after SECONDS (like --max-updates: "
                             "halted false, exit code 3)")
-    group.add_argument("--engine", choices=pla.ENGINES, default="default",
+    group.add_argument("--engine", choices=pla.ENGINES, default=RUN_DEFAULTS["engine"],
                        help="default (integer arithmetic) or reference (plain Fractions)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON object")
@@ -112,6 +112,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/cli/run_experiments.py)
     parser.set_defaults(handler=handle)
     return parser
+
+
+def add_eta_and_w0_arguments(group: Any, defaults: Any) -> None:
+    """``--eta P/Q`` and ``--w0 zero|V0,V1,...`` of ``pla run`` and ``pla pocket``, with the
+    defaults of :mod:`pla.defaults`."""
+    group.add_argument("--eta", default=str(defaults["eta"]), metavar="P/Q",
+                       help=f"positive rational learning rate (default {defaults['eta']})")
+    w0 = "zero" if defaults["w0"] is None else ",".join(str(v) for v in defaults["w0"])
+    group.add_argument("--w0", default=w0, metavar="zero|V0,V1,...",
+                       help=f"initial weights, exact, bias first (default {w0})")
 
 
 def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Fraction, ...] | None]:

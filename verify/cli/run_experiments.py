@@ -80,21 +80,8 @@ def experiment_json(dataset: Dataset, study: PlaExperiment) -> dict[str, Any]:
     ``min_updates``/``max_updates``/``mean_updates`` are statistics over the runs; the update
     budget is ``options.max_updates``.
     """
-    o = study.options
     return {
-        "runs": [{"seed": r.seed, "updates": r.updates, "epochs": r.epochs, "halted": r.halted}
-                 for r in study.runs],
-        "mean_updates": str(study.mean_updates),
-        "min_updates": study.min_updates,
-        "max_updates": study.max_updates,
-        "halted_runs": study.halted_runs,
-        "seed": study.base_seed,
-        "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
-        "options": {
-            "order": o.order, "eta": str(o.eta),
-            "w0": None if o.w0 is None else [str(v) for v in o.w0],
-            "zero": o.zero, "max_updates": o.max_updates,
-        },
+        **study.to_json(),
         "n": dataset.n,
         "d": dataset.d,
         "dim": dataset.dim,
