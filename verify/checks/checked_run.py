@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from pla.defaults import RUN_DEFAULTS
 
-from pla.exact import format_number, format_vector
+from pla.exact import format_count, format_number, format_vector
 from verify.checks.monitor import Monitor, MonitorReport, ProofViolation
 
 __all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "CheckedRun", "read_weights",
@@ -162,7 +162,7 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
         first = pla.run(dataset, options=options, engine=engine, keep_steps=False)
         if not first.halted:
             raise WfError(f"--wf final needs a run that halts (its final w must separate the "
-                          f"data); this run stopped after {first.updates} updates")
+                          f"data); this run stopped after {format_count(first.updates, 'update')}")
         from verify.kernel import CertificateError
         try:
             separator_for(dataset, first.w)
@@ -259,8 +259,9 @@ def report_lines(report: MonitorReport) -> list[str]:
             lines.append(f"         generalised bound (w_f.w_t >= w_f.w_0 + t eta rho, "
                          f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T <= {report.bound_updates}; "
                          f"this run: {report.updates}")
-    lines.append(f"checks   {report.checks} inequalities checked exactly at {report.updates} "
-                 f"updates, {report.violations} violations")
+    lines.append(f"checks   {format_count(report.checks, 'inequality', 'inequalities')} checked "
+                 f"exactly at {format_count(report.updates, 'update')}, "
+                 f"{format_count(report.violations, 'violation')}")
     lines.append(f"         {report.hypothesis}")
     return lines
 

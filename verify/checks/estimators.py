@@ -63,6 +63,21 @@ class CheckedPerceptron(Perceptron):
         self.certificate_ = checked.report
         return checked.result
 
+    def _what_is_known(self, result: Result) -> str:
+        report = getattr(self, "certificate_", None)
+        if report is None:
+            return super()._what_is_known(result)
+        if report.wf is None:
+            return ("the data are NOT linearly separable (Gordan certificate checked by the "
+                    "kernel): no budget is enough; pla.Pocket keeps the best w it meets")
+        from verify.present.numbers import bound_text
+
+        start = "w0 = 0" if report.classical else "this w0"
+        return (f"the data ARE linearly separable ({report.wf_kind.split(':')[0]} certificate "
+                f"checked by the kernel): from {start} PLA halts after at most "
+                f"T ≤ {bound_text(report.bound_updates)} updates (Novikoff's bound), so "
+                f"max_updates={report.bound_updates} is enough")
+
 
 class CheckedPocket(Pocket):
     """:class:`pla.Pocket` whose ``fit`` checks the run independently (see the module doc).

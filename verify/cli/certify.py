@@ -11,7 +11,7 @@ import json
 from typing import Any, Sequence
 
 from pla.files import shown_path
-from pla.exact import format_vector
+from pla.exact import format_count, format_vector
 from verify.cli.data_arguments import add_data_arguments, load_dataset
 
 __all__ = ["register", "handle", "certificate_json"]
@@ -138,7 +138,8 @@ def handle(args: argparse.Namespace) -> int:
         print(json.dumps(fields, indent=2))
     else:
         bias = " (+ bias x0 = 1)" if dataset.bias else ""
-        print(f"data      {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
+        print(f"data      {shown_path(dataset.source)}: {format_count(dataset.n, 'example')}, "
+              f"{format_count(dataset.d, 'feature')}{bias}, "
               f"sha256 {dataset.fingerprint[:16]}")
         if verdict is None:
             print("\n".join(_certificate_lines(certificate, dataset.labels)))

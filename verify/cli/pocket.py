@@ -19,7 +19,7 @@ import pla
 from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.defaults import POCKET_DEFAULTS
-from pla.exact import format_vector
+from pla.exact import format_count, format_vector
 from pla.experiments import SEED_STRIDE
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.cli.run import add_eta_and_w0_arguments
@@ -150,22 +150,22 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
     o = study.options
     runs = study.runs
     bias = " (+ bias x0 = 1)" if train.bias else ""
-    features = "feature" if train.d == 1 else "features"
-    print(f"data     {shown_path(train.source)}: {train.n} examples, {train.d} {features}{bias}, "
+    print(f"data     {shown_path(train.source)}: {format_count(train.n, 'example')}, "
+          f"{format_count(train.d, 'feature')}{bias}, "
           f"sha256 {train.fingerprint[:16]}")
     if test is not None:
-        print(f"test     {shown_path(test.source)}: {test.n} examples, sha256 {test.fingerprint[:16]}")
+        print(f"test     {shown_path(test.source)}: {format_count(test.n, 'example')}, sha256 {test.fingerprint[:16]}")
     w0 = "0" if o.w0 is None else format_vector(o.w0)
     compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
-    print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "
+    print(f"options  {format_count(o.updates, 'update')}, order {o.order}, eta {o.eta}, w0 {w0}; "
           f"{ZERO_CONVENTION_TEXT[o.zero]}; w_t+1 compared with {compare}")
     returned = "the last w_t (--last)" if o.keep == "last" else "the pocket"
     if len(runs) == 1:
         r = runs[0]
         print(f"runs     1 ({seed_rule_text(study.base_seed, 1)}); returned: {returned}")
         halted = " (stopped early: w_t makes no training mistake)" if r.updates < o.updates else ""
-        print(f"pocket   w_{r.pocket_t}, replaced {r.pocket_updates} times in {r.updates} "
-              f"updates{halted}")
+        print(f"pocket   w_{r.pocket_t}, replaced {format_count(r.pocket_updates, 'time')} in "
+              f"{format_count(r.updates, 'update')}{halted}")
         print(f"w        {format_vector(r.w)}   (bias first)")
         print(f"train    error {exact_and_decimal(r.error)}: {r.mistakes} of {r.n} mistakes "
               f"(the last w_{r.updates} makes {r.last_mistakes})")
