@@ -32,7 +32,8 @@ from typing import Any, Callable
 
 from pla.defaults import RUN_DEFAULTS
 
-from pla.exact import format_count, format_number, format_vector
+from pla.exact import format_count, format_vector
+from verify.present.numbers import bound_text, equals_text
 from verify.checks.monitor import Monitor, MonitorReport, ProofViolation
 
 __all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "CheckedRun", "read_weights",
@@ -242,23 +243,24 @@ def report_lines(report: MonitorReport) -> list[str]:
         lines.append(f"proof    w_f: {report.wf_kind}")
         lines.append(f"         no w separates the data (what that means for halting under "
                      f"each --zero: `pla certify`); checked the w_f-free inequalities with "
-                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}")
+                     f"R^2 = max ||x_n||^2 {equals_text(report.R2)}")
     else:
         lines.append(f"proof    w_f = {format_vector(report.wf)}: {report.wf_kind}")
-        lines.append(f"         rho = min y_n w_f.x_n = {format_number(report.rho)}, "
-                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}, "
-                     f"||w_f||^2 = {format_number(report.norm2)}, "
-                     f"gamma^2 = rho^2/||w_f||^2 = {format_number(report.gamma2)}")
+        lines.append(f"         rho = min y_n w_f.x_n {equals_text(report.rho)}, "
+                     f"R^2 = max ||x_n||^2 {equals_text(report.R2)}, "
+                     f"||w_f||^2 {equals_text(report.norm2)}, "
+                     f"gamma^2 = rho^2/||w_f||^2 {equals_text(report.gamma2)}")
         if report.classical:
-            lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 = "
-                         f"{format_number(report.bound)}, so at most {report.bound_updates} updates; "
-                         f"this run: {report.updates}")
+            lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 "
+                         f"{equals_text(report.bound)}, so T ≤ "
+                         f"{bound_text(report.bound_updates)} updates; this run: "
+                         f"{report.updates:,}")
         else:
-            lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 = "
-                         f"{format_number(report.classical_bound)} does NOT apply")
+            lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 "
+                         f"{equals_text(report.classical_bound)} does NOT apply")
             lines.append(f"         generalised bound (w_f.w_t >= w_f.w_0 + t eta rho, "
-                         f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T <= {report.bound_updates}; "
-                         f"this run: {report.updates}")
+                         f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T ≤ "
+                         f"{bound_text(report.bound_updates)}; this run: {report.updates:,}")
     lines.append(f"checks   {format_count(report.checks, 'inequality', 'inequalities')} checked "
                  f"exactly at {format_count(report.updates, 'update')}, "
                  f"{format_count(report.violations, 'violation')}")

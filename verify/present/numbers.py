@@ -19,7 +19,11 @@ from fractions import Fraction
 
 from pla.exact import format_count, format_number
 
-__all__ = ["bound_text", "scientific_text", "format_number", "format_count", "number_text"]
+__all__ = ["bound_text", "scientific_text", "format_number", "format_count", "number_text",
+           "equals_text", "FOLDED_NOTE"]
+
+#: The line a text output ends with when it folded a number.
+FOLDED_NOTE = "(≈: a long number folded to 6 significant digits; -v or --json print it exactly)"
 
 #: Integers from this value on also get their scientific form.
 SCIENTIFIC_FROM = 10**6
@@ -65,3 +69,13 @@ def number_text(value: Fraction | int, exact: bool = False) -> str:
     ('≈3.33333 (exact: a 51/50-digit fraction)', '1/3')
     """
     return str(Fraction(value)) if exact else format_number(value)
+
+
+def equals_text(value: Fraction | int, exact: bool = False) -> str:
+    """``= value``, or ``≈ decimal (exact: its size)`` for a folded one (see :func:`number_text`).
+
+    >>> equals_text(Fraction(117)), equals_text(Fraction(10**50 + 1, 3 * 10**49))
+    ('= 117', '≈ 3.33333 (exact: a 51/50-digit fraction)')
+    """
+    text = number_text(value, exact)
+    return f"≈ {text[1:]}" if text.startswith("≈") else f"= {text}"
