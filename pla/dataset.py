@@ -31,14 +31,19 @@ __all__ = ["Dataset", "DataError"]
 
 
 class DataError(ValueError):
-    """Bad input data, located in a file: ``str(error)`` is ``FILE:LINE: what is wrong``.
+    """Bad input data, located in a file: ``str(error)`` is ``FILE:LINE: what is wrong``, or
+    ``FILE: what is wrong`` when no line is to blame (``line`` 0 or None: a file that cannot be
+    read, an unknown format).
 
     >>> str(DataError("train.dat", 3, "expected 5 columns, found 4"))
     'train.dat:3: expected 5 columns, found 4'
+    >>> str(DataError("nope.dat", 0, "cannot read file: No such file or directory"))
+    'nope.dat: cannot read file: No such file or directory'
     """
 
-    def __init__(self, path: str, line: int, message: str) -> None:
-        super().__init__(f"{shown_path(path)}:{line}: {message}")
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        where = f"{shown_path(path)}:{line}" if line else shown_path(path)
+        super().__init__(f"{where}: {message}")
         self.path = path
         self.line = line
         self.message = message

@@ -53,7 +53,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pla.dataset import Dataset
-from pla.exact import NumberError, parse_fraction
+from pla.defaults import ESTIMATOR_DEFAULTS
+from pla.exact import NumberError, format_count, parse_fraction
 from pla.perceptron import OptionError, Result, RunOptions, run
 
 __all__ = ["Perceptron", "Pocket", "exact_number", "exact_rows", "EXPECTED_FAILED_CHECKS"]
@@ -268,7 +269,7 @@ class Perceptron(_ExactLinearClassifier):
     """
 
     def __init__(self, order: str = "cyclic", *, eta: object = 1, zero: str = "mistake",
-                 max_updates: int = 100_000, timeout: float | None = None,
+                 max_updates: int = ESTIMATOR_DEFAULTS["perceptron_max_updates"], timeout: float | None = None,
                  fit_intercept: bool = True, random_state: Any = None) -> None:
         self.order = order
         self.eta = eta
@@ -288,11 +289,18 @@ class Perceptron(_ExactLinearClassifier):
         if not result.halted:
             limit = (f"max_updates={self.max_updates}" if result.stopped_by == "max-updates"
                      else f"timeout={self.timeout}")
-            warnings.warn(f"Perceptron stopped by {limit} after {result.updates} updates with a "
-                          "mistake left: the data may not be linearly separable (see "
-                          "pla.Pocket), or need a larger budget", ConvergenceWarning,
-                          stacklevel=2)
+            warnings.warn(f"{type(self).__name__} stopped by {limit} after "
+                          f"{format_count(result.updates, 'update')} with a mistake left; "
+                          f"{self._what_is_known(result)}", ConvergenceWarning, stacklevel=2)
         return self
+
+    def _what_is_known(self, result: Result) -> str:
+        """What the warning of a run stopped by its budget says about the data (pla cannot
+        decide separability; :class:`verify.CheckedPerceptron` says what its check proved)."""
+        return ("whether the data are linearly separable is not known here: "
+                "verify.certify(...) decides it with a kernel-checked certificate (and gives "
+                "Novikoff's bound on the updates when they are); verify.CheckedPerceptron "
+                "reports it after fit; pla.Pocket keeps the best w on data that are not")
 
     def _run(self, dataset: Dataset, options: RunOptions) -> Result:
         """The PLA run behind :meth:`fit` (:class:`verify.CheckedPerceptron` checks it)."""
@@ -319,7 +327,7 @@ class Pocket(_ExactLinearClassifier):
     (1, Fraction(1, 4), (Fraction(-1, 1), Fraction(2, 1)))
     """
 
-    def __init__(self, max_updates: int = 50, *, order: str = "random-cycle", eta: object = 1,
+    def __init__(self, max_updates: int = ESTIMATOR_DEFAULTS["pocket_max_updates"], *, order: str = "random-cycle", eta: object = 1,
                  zero: str = "mistake", compare: str = "pocket", keep: str = "pocket",
                  fit_intercept: bool = True, random_state: Any = None) -> None:
         self.max_updates = max_updates

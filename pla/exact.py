@@ -221,6 +221,18 @@ def format_number(value: Fraction | int, limit: int = 40) -> str:
     return f"≈{sign}{shown} (exact: a {size})"
 
 
+def format_count(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun, singular for 1: ``1 update``, ``1,000,000 updates``.
+
+    >>> format_count(1, "update"), format_count(0, "epoch"), format_count(10**6, "update")
+    ('1 update', '0 epochs', '1,000,000 updates')
+    >>> format_count(2, "process", "processes")
+    '2 processes'
+    """
+    word = noun if count == 1 else (plural if plural is not None else noun + "s")
+    return f"{count:,} {word}"
+
+
 def _times_power_of_ten(num: int, power: int) -> int | Fraction:
     return num * 10**power if power >= 0 else Fraction(num, 10**-power)
 

@@ -29,9 +29,10 @@ import signal
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from pla.dataset import Dataset
+from pla.defaults import POCKET_DEFAULTS, REPEAT_DEFAULTS, RUN_DEFAULTS
 from pla.perceptron import OptionError, RunOptions, run
 
 if TYPE_CHECKING:  # pla.pocket (and numpy) are imported when Pocket runs are asked for
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # pla.pocket (and numpy) are imported when Pocket runs are as
 __all__ = [
     "SEED_STRIDE", "run_seed", "run_seeds", "parallel_map", "PlaRun", "PlaExperiment",
     "repeat_pla", "pla_run_summary", "PocketExperiment", "repeat_pocket", "histogram",
-    "error_series", "distribution_of_test_errors", "default_jobs",
+    "error_series", "distribution_of_test_errors", "default_jobs", "repeat", "ALGORITHMS",
 ]
 
 #: Run k of an experiment with base seed S uses S + SEED_STRIDE·k (a prime; see the module doc).
@@ -177,6 +178,28 @@ class PlaExperiment:
         """How many runs halted (found w with no mistake) within the budget."""
         return sum(1 for r in self.runs if r.halted)
 
+    def to_json(self) -> dict[str, Any]:
+        """The experiment as JSON-ready values (exact numbers as strings).
+
+        >>> from pla.dataset import Dataset
+        >>> study = repeat(Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1]), 2,
+        ...                order="random-cycle")
+        >>> study.to_json()["mean_updates"], [r["seed"] for r in study.to_json()["runs"]]
+        ('9', [0, 1000003])
+        """
+        o = self.options
+        return {
+            "runs": [{"seed": r.seed, "updates": r.updates, "epochs": r.epochs, "halted": r.halted}
+                     for r in self.runs],
+            "mean_updates": str(self.mean_updates),
+            "min_updates": self.min_updates,
+            "max_updates": self.max_updates,
+            "halted_runs": self.halted_runs,
+            "seed": self.base_seed,
+            "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
+            "options": {key: value for key, value in o.to_json().items() if key != "seed"},
+        }
+
 
 def repeat_pla(dataset: Dataset, options: RunOptions, runs: int, *, seed: int = 0, jobs: int = 1,
                engine: str = "default", on_progress: ProgressCallback | None = None
@@ -220,6 +243,38 @@ class PocketExperiment:
     def mean_pocket_updates(self) -> Fraction:
         return Fraction(sum(r.pocket_updates for r in self.runs), len(self.runs))
 
+    def to_json(self) -> dict[str, Any]:
+        """The experiment as JSON-ready values (exact errors as strings).
+
+        >>> from pla.dataset import Dataset
+        >>> study = repeat(Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1]), 3,
+        ...                algorithm="pocket", updates=10, seed=1)
+        >>> study.to_json()["mean_train_error"], study.to_json()["order"]
+        ('1/3', 'random-cycle')
+        """
+        o = self.options
+        train_errors, test_errors = self.train_errors, self.test_errors
+        mean_test = self.mean_test_error
+        return {
+            "runs": [r.to_json() for r in self.runs],
+            "mean_train_error": str(self.mean_train_error),
+            "mean_test_error": None if mean_test is None else str(mean_test),
+            "min_train_error": str(min(train_errors)),
+            "max_train_error": str(max(train_errors)),
+            "min_test_error": str(min(test_errors)) if test_errors else None,
+            "max_test_error": str(max(test_errors)) if test_errors else None,
+            "mean_pocket_updates": str(self.mean_pocket_updates),
+            "updates": o.updates,
+            "returned": o.keep,
+            "compare": o.compare,
+            "order": o.order,
+            "seed": self.base_seed,
+            "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
+            "eta": str(o.eta),
+            "w0": None if o.w0 is None else [str(v) for v in o.w0],
+            "zero": o.zero,
+        }
+
 
 def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: int = 0,
                   test: Dataset | None = None, jobs: int = 1,
@@ -249,6 +304,88 @@ def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: in
 
 def _run_problem(problem: PocketProblem, seed: int) -> PocketResult:
     return problem.run(seed)
+
+
+# ----------------------------------------------------------------------------- the public entry
+#: What :func:`repeat` repeats: ``pla run --runs K`` or ``pla pocket --runs K``.
+ALGORITHMS: tuple[str, ...] = ("run", "pocket")
+
+
+def repeat(dataset: Dataset, runs: int, *, algorithm: str = "run",
+           jobs: int = REPEAT_DEFAULTS["jobs"], on_progress: ProgressCallback | None = None,
+           **options: Any) -> PlaExperiment | PocketExperiment:
+    """``runs`` seeded runs of :func:`pla.run` (``algorithm="run"``, as ``pla run --runs K``) or
+    of :func:`pla.pocket` (``algorithm="pocket"``, as ``pla pocket --runs K``).
+
+    ``options`` are the keyword arguments of that function, with the same defaults
+    (:mod:`pla.defaults`): ``order``, ``seed`` (the base seed S: run k uses
+    S + 1,000,003·k), ``eta``, ``w0``, ``zero``, then ``max_updates`` and ``engine`` for
+    PLA, ``updates`` (required), ``compare``, ``keep`` and ``test`` for Pocket.  ``jobs``
+    worker processes (0: one per CPU) give the same result as one.  As on the command line,
+    several runs need a random order (the seed is all that differs between them).
+
+    >>> from pla.dataset import Dataset
+    >>> ds = Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> [r.updates for r in repeat(ds, 4, order="random-cycle").runs]
+    [11, 7, 11, 4]
+    >>> repeat(ds, 4)
+    Traceback (most recent call last):
+    ...
+    pla.runs.OptionError: 4 runs with order cyclic: the seed has no effect on this order, so every run would be the same; use order random-cycle or random
+    """
+    if algorithm not in ALGORITHMS:
+        raise OptionError(f"unknown algorithm {algorithm!r} (choose from {', '.join(ALGORITHMS)})")
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+        raise OptionError(f"runs must be a positive integer, not {runs!r}")
+    if not isinstance(jobs, int) or jobs < 0:
+        raise OptionError(f"jobs must be a non-negative integer, not {jobs!r}")
+    jobs = jobs if jobs > 0 else default_jobs()
+    if algorithm == "run":
+        run_options, seed, engine = _repeated_run_options(**options)
+        _need_random_order(runs, run_options.order)
+        return repeat_pla(dataset, run_options, runs, seed=seed, jobs=jobs, engine=engine,
+                          on_progress=on_progress)
+    pocket_options, seed, test = _repeated_pocket_options(**options)
+    _need_random_order(runs, pocket_options.order)
+    return repeat_pocket(dataset, pocket_options, runs, seed=seed, test=test, jobs=jobs,
+                         on_progress=on_progress)
+
+
+def _need_random_order(runs: int, order: str) -> None:
+    if runs > 1 and not order.startswith("random"):
+        raise OptionError(f"{runs} runs with order {order}: the seed has no effect on this "
+                          "order, so every run would be the same; use order random-cycle or "
+                          "random")
+
+
+def _repeated_run_options(*, order: str = RUN_DEFAULTS["order"], seed: int = RUN_DEFAULTS["seed"],
+                          eta: object = RUN_DEFAULTS["eta"], w0: Sequence[object] | None = None,
+                          zero: str = RUN_DEFAULTS["zero"],
+                          max_updates: int = RUN_DEFAULTS["max_updates"],
+                          engine: str = RUN_DEFAULTS["engine"]) -> tuple[RunOptions, int, str]:
+    """The keyword arguments :func:`repeat` accepts for PLA (those of :func:`pla.run` that
+    make sense for many runs), with :func:`pla.run`'s defaults."""
+    options = RunOptions(order=order, seed=seed, eta=eta,
+                         w0=None if w0 is None else tuple(w0), zero=zero, max_updates=max_updates)
+    return options, seed, engine
+
+
+def _repeated_pocket_options(*, updates: int, order: str = POCKET_DEFAULTS["order"],
+                             seed: int = POCKET_DEFAULTS["seed"],
+                             eta: object = POCKET_DEFAULTS["eta"],
+                             w0: Sequence[object] | None = None,
+                             zero: str = POCKET_DEFAULTS["zero"],
+                             compare: str = POCKET_DEFAULTS["compare"],
+                             keep: str = POCKET_DEFAULTS["keep"], test: Dataset | None = None
+                             ) -> tuple[PocketOptions, int, Dataset | None]:
+    """The keyword arguments :func:`repeat` accepts for Pocket, with :func:`pla.pocket`'s."""
+    from pla.exact import to_fraction
+    from pla.pocket import PocketOptions
+
+    options = PocketOptions(updates=updates, order=order, eta=to_fraction(eta),
+                            w0=None if w0 is None else tuple(to_fraction(v) for v in w0),
+                            zero=zero, compare=compare, keep=keep)
+    return options, seed, test
 
 
 # ----------------------------------------------------------------------------- series for figures

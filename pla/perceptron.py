@@ -20,6 +20,7 @@ from time import monotonic
 from typing import Callable, Sequence
 
 from pla.dataset import Dataset
+from pla.defaults import RUN_DEFAULTS
 from pla.exact import to_fraction
 from pla.fast_engine import run_fast
 from pla.runs import (
@@ -36,19 +37,19 @@ __all__ = [
 
 def run(
     dataset: Dataset,
-    order: str = "cyclic",
+    order: str = RUN_DEFAULTS["order"],
     *,
-    seed: int = 0,
-    eta: object = 1,
-    w0: Sequence[object] | None = None,
-    zero: str = "mistake",
-    max_updates: int = DEFAULT_MAX_UPDATES,
-    engine: str = "default",
+    seed: int = RUN_DEFAULTS["seed"],
+    eta: object = RUN_DEFAULTS["eta"],
+    w0: Sequence[object] | None = RUN_DEFAULTS["w0"],
+    zero: str = RUN_DEFAULTS["zero"],
+    max_updates: int = RUN_DEFAULTS["max_updates"],
+    engine: str = RUN_DEFAULTS["engine"],
     keep_steps: bool = True,
     on_step: StepCallback | None = None,
     options: RunOptions | None = None,
     on_update: Callable[[int, int, int, Fraction], None] | None = None,
-    timeout: float | None = None,
+    timeout: float | None = RUN_DEFAULTS["timeout"],
 ) -> Result:
     """Run PLA exactly on ``dataset``.
 

@@ -33,7 +33,10 @@ the same code runs on Python integers (numpy ``object`` arrays).  Never a silent
 
 from __future__ import annotations
 
+import inspect
 import random
+import sys
+import types
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -42,8 +45,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from pla.dataset import Dataset
+from pla.defaults import POCKET_DEFAULTS
 from pla.exact import to_fraction
 from pla.perceptron import ORDERS, OptionError, RunOptions, is_mistake, visiting_order
+from pla.runs import exact_texts
 
 __all__ = [
     "COMPARES", "KEEPS", "INT64_LIMIT", "PocketOptions", "PocketResult", "PocketProblem",
@@ -92,12 +97,12 @@ class PocketOptions:
     """
 
     updates: int
-    order: str = "random-cycle"
-    eta: Fraction = Fraction(1)
-    w0: tuple[Fraction, ...] | None = None
-    zero: str = "mistake"
-    compare: str = "pocket"
-    keep: str = "pocket"
+    order: str = POCKET_DEFAULTS["order"]
+    eta: Fraction = Fraction(POCKET_DEFAULTS["eta"])
+    w0: tuple[Fraction, ...] | None = POCKET_DEFAULTS["w0"]
+    zero: str = POCKET_DEFAULTS["zero"]
+    compare: str = POCKET_DEFAULTS["compare"]
+    keep: str = POCKET_DEFAULTS["keep"]
 
     def __post_init__(self) -> None:
         if not isinstance(self.updates, int) or isinstance(self.updates, bool) or self.updates < 0:
@@ -110,6 +115,16 @@ class PocketOptions:
         checked = self.run_options(0)  # validates order, eta, w0, zero like pla.run does
         object.__setattr__(self, "eta", checked.eta)
         object.__setattr__(self, "w0", checked.w0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as JSON-ready values (exact numbers as strings).
+
+        >>> PocketOptions(updates=5, eta="1/2").to_json()["eta"]
+        '1/2'
+        """
+        return {"updates": self.updates, "order": self.order, "eta": str(self.eta),
+                "w0": exact_texts(self.w0), "zero": self.zero, "compare": self.compare,
+                "keep": self.keep}
 
     def run_options(self, seed: int, max_updates: int | None = None) -> RunOptions:
         """The :class:`pla.RunOptions` of the PLA walk underneath (for replaying it with pla.run)."""
@@ -161,6 +176,30 @@ class PocketResult:
     def last_mistakes(self) -> int:
         """Training mistakes of the last wₜ."""
         return self.walk_mistakes[-1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as JSON-ready values (the ``runs`` entries of ``pla pocket --json``): exact
+        errors as strings; the per-update mistake series are left out.
+
+        >>> from pla.dataset import Dataset
+        >>> r = pocket(Dataset.from_rows([[0], [1], [2], [3]], [-1, 1, -1, 1]), 20, order="cyclic")
+        >>> r.to_json()["train_error"], r.to_json()["w"]
+        ('1/4', ['-1', '2'])
+        """
+        test_error = self.test_error
+        return {
+            "seed": self.seed,
+            "train_error": str(self.error),
+            "test_error": None if test_error is None else str(test_error),
+            "train_mistakes": self.mistakes,
+            "test_mistakes": self.test_mistakes,
+            "pocket_updates": self.pocket_updates,
+            "pocket_t": self.pocket_t,
+            "updates": self.updates,
+            "halted": self.halted,
+            "last_train_error": str(Fraction(self.last_mistakes, self.n)),
+            "w": exact_texts(self.w),
+        }
 
 
 # ----------------------------------------------------------------------------- mistake counting
@@ -411,15 +450,15 @@ def pocket(
     dataset: Dataset,
     updates: int,
     *,
-    order: str = "random-cycle",
-    seed: int = 0,
-    eta: object = 1,
-    w0: Sequence[object] | None = None,
-    zero: str = "mistake",
-    compare: str = "pocket",
-    keep: str = "pocket",
+    order: str = POCKET_DEFAULTS["order"],
+    seed: int = POCKET_DEFAULTS["seed"],
+    eta: object = POCKET_DEFAULTS["eta"],
+    w0: Sequence[object] | None = POCKET_DEFAULTS["w0"],
+    zero: str = POCKET_DEFAULTS["zero"],
+    compare: str = POCKET_DEFAULTS["compare"],
+    keep: str = POCKET_DEFAULTS["keep"],
     test: Dataset | None = None,
-    engine: str = "default",
+    engine: str = POCKET_DEFAULTS["engine"],
 ) -> PocketResult:
     """Run the Pocket algorithm for ``updates`` PLA updates; see the module docstring.
 
@@ -498,3 +537,20 @@ def reference_pocket(dataset: Dataset, options: PocketOptions, seed: int = 0,
         options=o, test_mistakes=None if test is None else count(chosen, test),
         test_n=None if test is None else test.n,
     )
+
+
+# ----------------------------------------------------------------------------- pla.pocket(...)
+class _PocketModule(types.ModuleType):
+    """This module, callable: ``pla.pocket(dataset, updates, ...)`` is :func:`pocket`.
+
+    ``pla.pocket`` names both the public function and this module (``from pla.pocket import
+    PocketOptions``); Python binds a package attribute to its submodule once the submodule is
+    imported, so the module itself answers the call, with the function's signature.
+    """
+
+    def __call__(self, dataset: Dataset, updates: int, **options: Any) -> PocketResult:
+        return pocket(dataset, updates, **options)
+
+
+sys.modules[__name__].__class__ = _PocketModule
+__signature__ = inspect.signature(pocket)

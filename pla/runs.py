@@ -16,13 +16,15 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from time import monotonic
-from typing import Callable, Literal
+from typing import Any, Callable, Iterable, Literal
 
+from pla.defaults import RUN_DEFAULTS
 from pla.exact import to_fraction
 
 __all__ = [
     "ORDERS", "ZERO_CONVENTIONS", "ENGINES", "DEFAULT_MAX_UPDATES", "StepCallback",
     "RunOptions", "Step", "Result", "Budget", "is_mistake", "visiting_order", "OptionError",
+    "exact_texts",
 ]
 
 
@@ -31,7 +33,8 @@ Zero = Literal["mistake", "positive", "negative", "correct"]
 ORDERS: tuple[str, ...] = ("cyclic", "first", "random-cycle", "random")
 ZERO_CONVENTIONS: tuple[str, ...] = ("mistake", "positive", "negative", "correct")
 ENGINES: tuple[str, ...] = ("default", "reference")
-DEFAULT_MAX_UPDATES = 1_000_000
+#: The update budget of ``pla run`` and :func:`pla.run` (:data:`pla.defaults.RUN_DEFAULTS`).
+DEFAULT_MAX_UPDATES: int = RUN_DEFAULTS["max_updates"]
 
 
 class OptionError(ValueError):
@@ -70,11 +73,11 @@ class RunOptions:
     Fraction(1, 2)
     """
 
-    order: str = "cyclic"
-    seed: int = 0
-    eta: Fraction = Fraction(1)
-    w0: tuple[Fraction, ...] | None = None
-    zero: str = "mistake"
+    order: str = RUN_DEFAULTS["order"]
+    seed: int = RUN_DEFAULTS["seed"]
+    eta: Fraction = Fraction(RUN_DEFAULTS["eta"])
+    w0: tuple[Fraction, ...] | None = RUN_DEFAULTS["w0"]
+    zero: str = RUN_DEFAULTS["zero"]
     max_updates: int = DEFAULT_MAX_UPDATES
 
     def __post_init__(self) -> None:
@@ -93,6 +96,15 @@ class RunOptions:
             raise OptionError("max_updates must be a non-negative integer")
         if not isinstance(self.seed, int):
             raise OptionError("seed must be an integer")
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as JSON-ready values (exact numbers as strings).
+
+        >>> RunOptions(eta="1/2").to_json()["eta"]
+        '1/2'
+        """
+        return {"order": self.order, "seed": self.seed, "eta": str(self.eta),
+                "w0": exact_texts(self.w0), "zero": self.zero, "max_updates": self.max_updates}
 
     def initial_weights(self, dim: int) -> tuple[Fraction, ...]:
         """w₀ for vectors of length ``dim`` (zeros unless given)."""
@@ -133,8 +145,31 @@ class Result:
     #: Why a run that did not halt stopped: ``"max-updates"`` or ``"timeout"`` (None if halted).
     stopped_by: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready values: exact numbers as strings, the options included, the
+        steps left out (a trace file records them: ``pla run --trace``).
+
+        >>> from pla.dataset import Dataset
+        >>> from pla.perceptron import run
+        >>> r = run(Dataset.from_rows([[1], [-1]], [1, -1], bias=False), eta="1/2")
+        >>> r.to_json()["w"], r.to_json()["halted"], r.to_json()["options"]["eta"]
+        (['1/2'], True, '1/2')
+        """
+        return {"updates": self.updates, "epochs": self.epochs, "halted": self.halted,
+                "stopped_by": self.stopped_by, "w": exact_texts(self.w),
+                "options": self.options.to_json()}
+
 
 StepCallback = Callable[[Step], None]
+
+
+def exact_texts(values: Iterable[Fraction | int] | None) -> list[str] | None:
+    """Exact numbers as the strings ``--json`` prints (``p`` or ``p/q``); None stays None.
+
+    >>> exact_texts([Fraction(1, 2), 3]), exact_texts(None)
+    (['1/2', '3'], None)
+    """
+    return None if values is None else [str(v) for v in values]
 
 
 class Budget:

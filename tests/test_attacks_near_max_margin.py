@@ -290,7 +290,8 @@ def test_the_monitor_carrier_near_2_to_the_31_agrees_with_python():
                                bias=True)
     options = pla.RunOptions(order="cyclic", max_updates=300)
     try:
-        result, report = checked_run_module.checked_run(ds, options, wf="lp", paranoid=True)
+        checked = checked_run_module.checked_run(ds, options=options, wf="lp", paranoid=True)
+        result, report = checked.result, checked.report
     except ProofViolation as exc:          # a violation here would be an int64 wrap
         pytest.fail(f"correct run rejected: {exc}")
     assert report.violations == 0
@@ -400,4 +401,4 @@ def test_a_poisoned_int64_rows_cache_is_caught_by_the_monitor():
     bad.setflags(write=False)
     ds.__dict__["int64_rows"] = bad
     with pytest.raises(ProofViolation):
-        checked_run_module.checked_run(ds, pla.RunOptions(order="first"))
+        checked_run_module.checked_run(ds, order="first")

@@ -81,7 +81,7 @@ def test_run_check_on_non_separable_data_exit_3(files, capsys):
 def test_certify_separable_and_not(files, capsys):
     code, out, _ = run(capsys, "certify", files / "sep.dat")
     assert code == 0 and "linearly separable: max-margin certificate" in out
-    assert "w*        (-2, 1/2, 1/2)" in out and "at most 117 updates" in out
+    assert "w*        (-2, 1/2, 1/2)" in out and "T ≤ 117 updates" in out
     code, out, _ = run(capsys, "certify", files / "sep.dat", "--json")
     data = json.loads(out)
     assert data["separable"] is True and data["bound"] == "117"

@@ -18,6 +18,11 @@ TEXTBOOK = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 WSTAR = certify(TEXTBOOK)
 
 
+def astuple_run(checked):
+    """(result, report) of a :class:`verify.CheckedRun`."""
+    return checked.result, checked.report
+
+
 def _steps(ds, **options):
     return pla.run(ds, **options).steps
 
@@ -30,7 +35,7 @@ def test_honest_runs_pass_every_check(ds, order, eta, zero, seed, paranoid, data
     w0 = data.draw(st.none() | st.lists(small_fractions, min_size=ds.dim, max_size=ds.dim))
     options = pla.RunOptions(order=order, seed=seed, eta=eta, zero=zero, w0=w0,
                              max_updates=5000)
-    result, report = checked_run(ds, options, paranoid=paranoid)
+    result, report = astuple_run(checked_run(ds, options=options, paranoid=paranoid))
     assert report.violations == 0 and report.updates == result.updates
     assert report.checks >= 8 * result.updates
     assert result.updates <= report.bound_updates
@@ -40,7 +45,7 @@ def test_honest_runs_pass_every_check(ds, order, eta, zero, seed, paranoid, data
 
 
 def test_report_constants_and_check_count():
-    result, report = checked_run(TEXTBOOK, pla.RunOptions(order="first"))
+    result, report = astuple_run(checked_run(TEXTBOOK, order="first"))
     assert result.updates == 7
     assert (report.rho, report.R2, report.norm2, report.bound) == (1, 26, Fraction(9, 2), 117)
     assert report.gamma2 == Fraction(2, 9) and report.bound_updates == 117
@@ -92,9 +97,9 @@ def test_a_step_that_is_not_a_mistake_is_caught():
 
 def test_zero_correct_convention_names_its_hypothesis():
     ds = pla.Dataset.from_rows([[1, 2], [-1, -1]], [1, -1])
-    result, report = checked_run(ds, pla.RunOptions(zero="correct", w0=(0, 1, 0)))
+    result, report = astuple_run(checked_run(ds, zero="correct", w0=(0, 1, 0)))
     assert "y w_t.x < 0" in report.hypothesis
-    assert checked_run(ds, pla.RunOptions())[1].hypothesis.startswith("every update had y w_t.x <= 0")
+    assert checked_run(ds).report.hypothesis.startswith("every update had y w_t.x <= 0")
 
 
 def test_run_from_nonzero_w0_held_to_the_classical_bound_fails():
@@ -156,7 +161,7 @@ def test_end_of_run_checks():
 
 def test_non_separable_data_check_the_wf_free_inequalities():
     xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [1, 1, -1, -1])
-    result, report = checked_run(xor, pla.RunOptions(max_updates=30))
+    result, report = astuple_run(checked_run(xor, max_updates=30))
     assert not result.halted and report.wf is None and report.bound is None
     assert report.checks >= 5 * 30 and "not linearly separable" in report.wf_kind
 
@@ -166,8 +171,8 @@ def test_on_update_and_on_step_hooks_agree():
     labels = [1 if 2 * r[0] - r[1] + Fraction(1, 5) > 0 else -1 for r in rows]
     ds = pla.Dataset.from_rows(rows, labels)
     options = pla.RunOptions(eta=Fraction(2, 3))
-    fast = checked_run(ds, options)[1]
-    slow = checked_run(ds, options, paranoid=True)[1]
+    fast = checked_run(ds, options=options).report
+    slow = checked_run(ds, options=options, paranoid=True).report
     assert (fast.updates, fast.bound, fast.rho) == (slow.updates, slow.bound, slow.rho)
     # One definition of the count (issue 15): the proof's inequalities, not the engine
     # comparisons that --paranoid adds, so both hooks report the same number.

@@ -195,7 +195,8 @@ def test_a_checked_run_with_the_near_max_margin_w_reports_the_bracket(tmp_path, 
     rows, labels = separable_data(60, 3, "1/50", seed=3)
     ds = pla.Dataset.from_rows(rows, labels)
     monkeypatch.setattr(checked_run, "EXACT_WF_ENTRIES", 0)
-    result, report = checked_run.checked_run(ds, pla.RunOptions())
+    checked = checked_run.checked_run(ds)
+    result, report = checked.result, checked.report
     exact = floor(_exact_bound(ds))
     assert report.violations == 0 and report.wf_kind.startswith("near-max-margin")
     assert f"the max-margin integer bound, {exact}" in report.wf_kind

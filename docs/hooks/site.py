@@ -41,6 +41,10 @@ from sitebuild.cjk_font import cjk_characters, write_subset
 from sitebuild.commands import expand_command_blocks
 from sitebuild.docstring_roles import link_sphinx_roles
 from sitebuild.doctest_blocks import DoctestBlockExtension
+from sitebuild.page_doctests import run_page_doctests
+
+#: Pages whose Python examples (>>> lines) run at build time (sitebuild.page_doctests).
+PYTHON_EXAMPLE_PAGES = ("reference/api.md",)
 from sitebuild.examples import ExampleBook, check_page_examples
 from sitebuild.figures import draw_all
 from sitebuild.layout_map import expand_layout_marker
@@ -119,6 +123,8 @@ def on_page_markdown(markdown, page, config, files):
     started = time.monotonic()
     try:
         check_page_examples(markdown)
+        if page.file.src_uri in PYTHON_EXAMPLE_PAGES:
+            run_page_doctests(markdown, page.file.src_uri, build.page_dir(page.file.src_uri))
         markdown = expand_command_blocks(markdown, build.page_dir(page.file.src_uri))
         markdown = expand_macros_in_markdown(markdown, build.book)
         markdown = embed_proofs(markdown, page.file.src_uri, build.proof_pages)

@@ -19,20 +19,24 @@
 
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
->>> result, report = checked_run(ds, pla.RunOptions(order="first"))
->>> result.updates, report.wf_kind, report.bound, report.violations
+>>> checked = checked_run(ds, order="first")
+>>> checked.result.updates, checked.report.wf_kind, checked.report.bound, checked.report.violations
 (7, 'max-margin', Fraction(117, 1), 0)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from pla.exact import format_number, format_vector
+from pla.defaults import RUN_DEFAULTS
+
+from pla.exact import format_count, format_vector
+from verify.present.numbers import bound_text, equals_text
 from verify.checks.monitor import Monitor, MonitorReport, ProofViolation
 
-__all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "read_weights",
+__all__ = ["WF_CHOICES", "EXACT_WF_ENTRIES", "WfError", "reference_separator", "prepare_monitor", "checked_run", "CheckedRun", "read_weights",
            "report_lines", "report_json"]
 
 #: The named choices of ``--wf`` (anything else is a weights file).
@@ -159,7 +163,7 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
         first = pla.run(dataset, options=options, engine=engine, keep_steps=False)
         if not first.halted:
             raise WfError(f"--wf final needs a run that halts (its final w must separate the "
-                          f"data); this run stopped after {first.updates} updates")
+                          f"data); this run stopped after {format_count(first.updates, 'update')}")
         from verify.kernel import CertificateError
         try:
             separator_for(dataset, first.w)
@@ -171,12 +175,54 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
     return Monitor(dataset, options, weights, paranoid=paranoid, wf_kind=f"file {wf}")
 
 
-def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
-                engine: str = "default", on_step: Callable[[Any], None] | None = None
-                ) -> tuple[Any, MonitorReport]:
-    """Run PLA with every proof inequality checked; raises :class:`ProofViolation` on failure."""
-    import pla
+@dataclass(frozen=True)
+class CheckedRun:
+    """A PLA run checked against the convergence proof: the run's :class:`pla.Result` and the
+    monitor's :class:`~verify.checks.monitor.MonitorReport` (w_f, ρ, R², the bound, the number
+    of inequalities checked; a violation raises instead)."""
 
+    result: Any
+    report: MonitorReport
+
+    def to_json(self) -> dict[str, Any]:
+        """The run's and the report's fields, as ``pla run --check --json`` prints them.
+
+        >>> import pla
+        >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+        >>> fields = checked_run(ds, order="first").to_json()
+        >>> fields["updates"], fields["bound"], fields["violations"]
+        (7, '117', 0)
+        """
+        return {**self.result.to_json(), **report_json(self.report)}
+
+
+def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
+                seed: int = RUN_DEFAULTS["seed"], eta: object = RUN_DEFAULTS["eta"],
+                w0: Any = RUN_DEFAULTS["w0"], zero: str = RUN_DEFAULTS["zero"],
+                max_updates: int = RUN_DEFAULTS["max_updates"],
+                engine: str = RUN_DEFAULTS["engine"], wf: str = "maxmargin",
+                paranoid: bool = False, on_step: Callable[[Any], None] | None = None,
+                options: Any = None) -> CheckedRun:
+    """Run PLA with every inequality of the convergence proof checked exactly at every update;
+    raises :class:`ProofViolation` when one fails.
+
+    The keyword arguments and defaults are :func:`pla.run`'s (``options``, a
+    :class:`pla.runs.RunOptions`, replaces ``order`` ... ``max_updates``), plus ``wf`` (the
+    reference separator w_f, see the module doc) and ``paranoid`` (compare every vector of
+    every update too).
+
+    >>> import pla
+    >>> checked = checked_run(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1]))
+    >>> checked.result.updates, checked.report.bound_updates, checked.report.checks
+    (7, 117, 67)
+    """
+    import pla
+    from pla.runs import RunOptions
+
+    if options is None:
+        options = RunOptions(order=order, seed=seed, eta=eta,
+                             w0=None if w0 is None else tuple(w0), zero=zero,
+                             max_updates=max_updates)
     monitor = prepare_monitor(dataset, options, wf, paranoid=paranoid, engine=engine)
     if paranoid or on_step is not None:
         def both(step: Any) -> None:
@@ -187,9 +233,7 @@ def checked_run(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: 
     else:
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
                          on_update=monitor.on_update)
-    return result, monitor.finish(result)
-
-
+    return CheckedRun(result, monitor.finish(result))
 
 
 def report_lines(report: MonitorReport) -> list[str]:
@@ -199,25 +243,27 @@ def report_lines(report: MonitorReport) -> list[str]:
         lines.append(f"proof    w_f: {report.wf_kind}")
         lines.append(f"         no w separates the data (what that means for halting under "
                      f"each --zero: `pla certify`); checked the w_f-free inequalities with "
-                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}")
+                     f"R^2 = max ||x_n||^2 {equals_text(report.R2)}")
     else:
         lines.append(f"proof    w_f = {format_vector(report.wf)}: {report.wf_kind}")
-        lines.append(f"         rho = min y_n w_f.x_n = {format_number(report.rho)}, "
-                     f"R^2 = max ||x_n||^2 = {format_number(report.R2)}, "
-                     f"||w_f||^2 = {format_number(report.norm2)}, "
-                     f"gamma^2 = rho^2/||w_f||^2 = {format_number(report.gamma2)}")
+        lines.append(f"         rho = min y_n w_f.x_n {equals_text(report.rho)}, "
+                     f"R^2 = max ||x_n||^2 {equals_text(report.R2)}, "
+                     f"||w_f||^2 {equals_text(report.norm2)}, "
+                     f"gamma^2 = rho^2/||w_f||^2 {equals_text(report.gamma2)}")
         if report.classical:
-            lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 = "
-                         f"{format_number(report.bound)}, so at most {report.bound_updates} updates; "
-                         f"this run: {report.updates}")
+            lines.append(f"         bound    T <= R^2 ||w_f||^2 / rho^2 = (R/gamma)^2 "
+                         f"{equals_text(report.bound)}, so T ≤ "
+                         f"{bound_text(report.bound_updates)} updates; this run: "
+                         f"{report.updates:,}")
         else:
-            lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 = "
-                         f"{format_number(report.classical_bound)} does NOT apply")
+            lines.append(f"         w0 != 0: the classical bound R^2 ||w_f||^2 / rho^2 "
+                         f"{equals_text(report.classical_bound)} does NOT apply")
             lines.append(f"         generalised bound (w_f.w_t >= w_f.w_0 + t eta rho, "
-                         f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T <= {report.bound_updates}; "
-                         f"this run: {report.updates}")
-    lines.append(f"checks   {report.checks} inequalities checked exactly at {report.updates} "
-                 f"updates, {report.violations} violations")
+                         f"||w_t||^2 <= ||w_0||^2 + t eta^2 R^2): T ≤ "
+                         f"{bound_text(report.bound_updates)}; this run: {report.updates:,}")
+    lines.append(f"checks   {format_count(report.checks, 'inequality', 'inequalities')} checked "
+                 f"exactly at {format_count(report.updates, 'update')}, "
+                 f"{format_count(report.violations, 'violation')}")
     lines.append(f"         {report.hypothesis}")
     return lines
 

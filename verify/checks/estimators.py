@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from pla.dataset import Dataset
+from pla.defaults import ESTIMATOR_DEFAULTS
 from pla.estimators import Perceptron, Pocket
 from pla.perceptron import OptionError, Result, RunOptions
 
@@ -42,7 +43,7 @@ class CheckedPerceptron(Perceptron):
     """
 
     def __init__(self, order: str = "cyclic", *, eta: object = 1, zero: str = "mistake",
-                 max_updates: int = 100_000, timeout: float | None = None,
+                 max_updates: int = ESTIMATOR_DEFAULTS["perceptron_max_updates"], timeout: float | None = None,
                  fit_intercept: bool = True, random_state: Any = None,
                  check: bool = True) -> None:
         super().__init__(order, eta=eta, zero=zero, max_updates=max_updates, timeout=timeout,
@@ -58,9 +59,24 @@ class CheckedPerceptron(Perceptron):
                               "always runs to its end or to max_updates)")
         from verify.checks.checked_run import checked_run
 
-        result, report = checked_run(dataset, options)
-        self.certificate_ = report
-        return result
+        checked = checked_run(dataset, options=options)
+        self.certificate_ = checked.report
+        return checked.result
+
+    def _what_is_known(self, result: Result) -> str:
+        report = getattr(self, "certificate_", None)
+        if report is None:
+            return super()._what_is_known(result)
+        if report.wf is None:
+            return ("the data are NOT linearly separable (Gordan certificate checked by the "
+                    "kernel): no budget is enough; pla.Pocket keeps the best w it meets")
+        from verify.present.numbers import bound_text
+
+        start = "w0 = 0" if report.classical else "this w0"
+        return (f"the data ARE linearly separable ({report.wf_kind.split(':')[0]} certificate "
+                f"checked by the kernel): from {start} PLA halts after at most "
+                f"T ≤ {bound_text(report.bound_updates)} updates (Novikoff's bound), so "
+                f"max_updates={report.bound_updates} is enough")
 
 
 class CheckedPocket(Pocket):
@@ -74,7 +90,7 @@ class CheckedPocket(Pocket):
     (1, 3)
     """
 
-    def __init__(self, max_updates: int = 50, *, order: str = "random-cycle", eta: object = 1,
+    def __init__(self, max_updates: int = ESTIMATOR_DEFAULTS["pocket_max_updates"], *, order: str = "random-cycle", eta: object = 1,
                  zero: str = "mistake", compare: str = "pocket", keep: str = "pocket",
                  fit_intercept: bool = True, random_state: Any = None,
                  check: bool = True) -> None:

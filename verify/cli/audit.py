@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from pla.exact import format_count
 from pla.files import shown_path
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
@@ -88,7 +89,8 @@ def handle(args: argparse.Namespace) -> int:
                   "NOT halted: the budget was used up with a mistake left")
         print(f"audit    {shown_path(args.trace)}: OK, every check holds ({report.checks} checks on "
               f"{report.lines} lines)")
-        print(f"run      {report.updates} updates, {report.epochs} epochs, {halted}")
+        print(f"run      {format_count(report.updates, 'update')}, "
+              f"{format_count(report.epochs, 'epoch')}, {halted}")
         if report.proof is not None:
             from verify.checks.checked_run import report_lines
             print("\n".join(report_lines(report.proof)))
@@ -111,7 +113,7 @@ def broken_promises(report: Any, args: argparse.Namespace) -> list[str]:
     broken = []
     if args.expect_updates is not None and report.updates != args.expect_updates:
         broken.append(f"--expect-updates {args.expect_updates}, but the run made "
-                      f"{report.updates} updates")
+                      f"{format_count(report.updates, 'update')}")
     if args.expect_halted is not None and report.halted != (args.expect_halted == "yes"):
         broken.append(f"--expect-halted {args.expect_halted}, but the run "
                       + ("halted" if report.halted else "did not halt"))

@@ -11,7 +11,8 @@ import json
 from typing import Any, Sequence
 
 from pla.files import shown_path
-from pla.exact import format_vector
+from pla.exact import format_count, format_vector
+from verify.present.numbers import FOLDED_NOTE, bound_text, equals_text, number_text
 from verify.cli.data_arguments import add_data_arguments, load_dataset
 
 __all__ = ["register", "handle", "certificate_json"]
@@ -40,7 +41,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--method", choices=("maxmargin", "lp"), default="maxmargin",
                         help="the separator to certify: maxmargin (default) or lp (a "
                              "linear-programming separator, scaled to minimum margin 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (every number exact)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print every number exactly (default: a number longer than 40 "
+                             "characters is folded to 6 significant digits and its size)")
     parser.add_argument("--coq", metavar="FILE.v",
                         help="also write the data and the certificate as a Coq file whose "
                              "theorems coqc checks by computation (see --coq-lib)")
@@ -51,11 +56,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _rows(indices: Sequence[int], values: Sequence[Any] | None = None) -> str:
+def _rows(indices: Sequence[int], values: Sequence[Any] | None = None,
+          exact: bool = False) -> str:
     shown = list(indices[:SHOWN_ROWS])
     text = ", ".join(str(i + 1) for i in shown)
     if values is not None:
-        text += " with " + ", ".join(str(values[i]) for i in shown)
+        text += " with " + ", ".join(number_text(values[i], exact) for i in shown)
     if len(indices) > SHOWN_ROWS:
         text += f", ... ({len(indices)} rows; --json shows all)"
     return text
@@ -65,23 +71,22 @@ def _rows(indices: Sequence[int], values: Sequence[Any] | None = None) -> str:
 
 def certificate_json(certificate: Any) -> dict[str, Any]:
     """The ``separable`` / ``certificate`` / ``bound`` fields of ``pla certify --json``."""
-    if not certificate.separable:
-        return {"separable": False,
-                "certificate": {"kind": "gordan", "lambda": [str(v) for v in certificate.lam],
-                                "support": list(certificate.support)}}
-    body: dict[str, Any] = {"kind": certificate.kind, "w": [str(v) for v in certificate.w]}
-    if certificate.alpha is not None:
-        body["alpha"] = [str(v) for v in certificate.alpha]
-        body["support"] = list(certificate.support)
-    body.update(rho=str(certificate.rho), R2=str(certificate.R2), norm2=str(certificate.norm2),
-                gamma2=str(certificate.gamma2))
-    if certificate.note:
-        body["note"] = certificate.note
-    return {"separable": True, "certificate": body, "bound": str(certificate.bound),
-            "bound_updates": certificate.bound_updates}
+    return certificate.to_json()
 
 
-def _certificate_lines(certificate: Any, labels: Sequence[int] = ()) -> list[str]:
+def _certificate_lines(certificate: Any, labels: Sequence[int] = (), exact: bool = False
+                       ) -> list[str]:
+    """The text of a certificate; long numbers folded (:mod:`verify.present.numbers`) unless
+    ``exact`` (``-v``)."""
+    def num(value: Any) -> str:
+        return number_text(value, exact)
+
+    def equals(value: Any) -> str:
+        return equals_text(value, exact)
+
+    def vector(values: Sequence[Any]) -> str:
+        return f"({', '.join(str(v) for v in values)})" if exact else format_vector(values)
+
     if not certificate.separable:
         from verify.cli.gordan_halting import halting_sentence
 
@@ -89,7 +94,8 @@ def _certificate_lines(certificate: Any, labels: Sequence[int] = ()) -> list[str
         support_labels = [labels[i] for i in support] if labels else []
         return [
             "verdict   NOT linearly separable: Gordan certificate checked by the kernel",
-            f"lambda    rows {_rows(support, certificate.lam)} (1-based; lambda = 0 elsewhere)",
+            f"lambda    rows {_rows(support, certificate.lam, exact)} (1-based; lambda = 0 "
+            "elsewhere)",
             "          lambda >= 0, lambda != 0 and sum_n lambda_n y_n x_n = 0, so for every w",
             "          sum_n lambda_n y_n w.x_n = 0: some of these rows has y_n w.x_n <= 0 and no w",
             "          separates the data; `pla pocket` keeps the best w it meets.",
@@ -101,29 +107,28 @@ def _certificate_lines(certificate: Any, labels: Sequence[int] = ()) -> list[str
             "          (KKT of min ||w||^2/2 s.t. y_n w.x_n >= 1: alpha >= 0, w* = sum_n alpha_n "
             "y_n x_n,",
             "          y_n w*.x_n >= 1, alpha_n (y_n w*.x_n - 1) = 0; bias = ordinary coordinate)",
-            f"w*        {format_vector(certificate.w)}   (bias first)",
-            f"support   rows {_rows(certificate.support, certificate.alpha)} (1-based: alpha_n)",
+            f"w*        {vector(certificate.w)}   (bias first)",
+            f"support   rows {_rows(certificate.support, certificate.alpha, exact)} (1-based: "
+            "alpha_n)",
         ]
     else:
         lines = [
             f"verdict   linearly separable: {certificate.kind} separator checked by the kernel"
             + (f" ({certificate.note})" if certificate.note else ""),
-            f"w         {format_vector(certificate.w)}   (bias first)",
+            f"w         {vector(certificate.w)}   (bias first)",
         ]
     name = "w*" if certificate.kind == "max-margin" else "w"
     lines += [
-        f"rho       min y_n {name}.x_n = {certificate.rho} (row {certificate.argmin + 1})",
-        f"R^2       max ||x_n||^2 = {certificate.R2}",
-        f"{'||' + name + '||^2':<10}{certificate.norm2}",
-        f"gamma^2   rho^2 / ||{name}||^2 = {certificate.gamma2}",
-        f"bound     R^2 ||{name}||^2 / rho^2 = (R/gamma)^2 = {certificate.bound}: PLA from w0 = 0 "
-        f"makes at most {certificate.bound_updates} updates",
+        f"rho       min y_n {name}.x_n {equals(certificate.rho)} (row {certificate.argmin + 1})",
+        f"R^2       max ||x_n||^2 {equals(certificate.R2)}",
+        f"{'||' + name + '||^2':<10}{num(certificate.norm2)}",
+        f"gamma^2   rho^2 / ||{name}||^2 {equals(certificate.gamma2)}",
+        f"bound     R^2 ||{name}||^2 / rho^2 = (R/gamma)^2 {equals(certificate.bound)}: PLA from "
+        "w0 = 0 makes",
     ]
-    if certificate.kind == "max-margin":
-        lines.append("          on these data (any order, any eta); no separator gives a "
-                     "smaller bound")
-    else:
-        lines.append("          on these data (any order, any eta)")
+    smallest = "; no separator gives a smaller bound" if certificate.kind == "max-margin" else ""
+    lines.append(f"          T ≤ {bound_text(certificate.bound_updates)} updates on these data "
+                 f"(any order, any eta){smallest}")
     return lines
 
 
@@ -151,22 +156,24 @@ def handle(args: argparse.Namespace) -> int:
         print(json.dumps(fields, indent=2))
     else:
         bias = " (+ bias x0 = 1)" if dataset.bias else ""
-        print(f"data      {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
+        print(f"data      {shown_path(dataset.source)}: {format_count(dataset.n, 'example')}, "
+              f"{format_count(dataset.d, 'feature')}{bias}, "
               f"sha256 {dataset.fingerprint[:16]}")
         if verdict is None:
-            print("\n".join(_certificate_lines(certificate, dataset.labels)))
+            text = "\n".join(_certificate_lines(certificate, dataset.labels, args.verbose))
+            print(text + (f"\n{'':<10}{FOLDED_NOTE}" if "≈" in text else ""))
         else:
             print(f"weights   {shown_path(args.weights)}: {format_vector(verdict.w)}   (bias first)")
             if verdict.separates:
                 s = verdict.separator
                 print("verdict   the given w separates the data (checked exactly by the kernel)")
-                print(f"rho       min y_n w.x_n = {verdict.margin} (row {verdict.row + 1}), "
-                      f"gamma^2 = {s.gamma2}")
-                print(f"bound     R^2 ||w||^2 / rho^2 = {s.bound} (at most {s.bound_updates} "
-                      f"updates)")
+                print(f"rho       min y_n w.x_n = {number_text(verdict.margin, args.verbose)} "
+                      f"(row {verdict.row + 1}), gamma^2 = {number_text(s.gamma2, args.verbose)}")
+                print(f"bound     R^2 ||w||^2 / rho^2 = {number_text(s.bound, args.verbose)} "
+                      f"(T ≤ {bound_text(s.bound_updates)} updates)")
             else:
                 print(f"verdict   the given w does NOT separate the data: row {verdict.row + 1} "
-                      f"(1-based) has y_n w.x_n = {verdict.margin} <= 0")
+                      f"(1-based) has y_n w.x_n = {number_text(verdict.margin, args.verbose)} <= 0")
             data = ("separable" if certificate.separable else
                     "NOT separable (Gordan certificate checked; `pla certify` without --weights "
                     "shows it)")

@@ -21,7 +21,7 @@ from verify.cli.progress_bar import ProgressBar, progress_enabled
 
 __all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
            "check_runs_need_random_order",
-           "progress_bar", "seed_rule_text", "non_separability_notice", "gordan_certificate",
+           "progress_bar", "seed_rule_text", "gordan_certificate",
            "certificate_notice",
            "run_count", "job_count", "MAX_RUNS", "MAX_JOBS"]
 
@@ -122,23 +122,12 @@ def seed_rule_text(seed: int, runs: int) -> str:
     return f"seeds {seed} + {SEED_STRIDE}*k, k = 0..{runs - 1}"
 
 
-def non_separability_notice(dataset: Any, data_argument: str, max_updates: int,
-                            zero: str = "mistake") -> str | None:
-    """A message when ``dataset`` is certified non-separable (kernel-checked Gordan certificate),
-    saying exactly what that proves about halting under ``zero``
-    (:mod:`verify.cli.gordan_halting`).
-
-    Returns None when the data are separable or when no certificate code is available.
-    """
-    found = gordan_certificate(dataset)
-    return None if found is None else certificate_notice(found, dataset, data_argument,
-                                                         max_updates, zero)
-
-
 def certificate_notice(found: Any, dataset: Any, data_argument: str, max_updates: int | None,
                        zero: str) -> str:
-    """The notice of :func:`non_separability_notice` for a certificate already found
-    (``max_updates`` None: the run is not started, so nothing is said about where it stops)."""
+    """A message for data certified non-separable (a kernel-checked Gordan certificate
+    ``found``), saying exactly what that proves about halting under ``zero``
+    (:mod:`verify.cli.gordan_halting`); ``max_updates`` None: the run is not started, so nothing
+    is said about where it stops."""
     from verify.cli.gordan_halting import cannot_halt, halting_sentence
 
     support_labels = [dataset.labels[i] for i in found.support]

@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING
 import pla
 from pla.files import shown_path
 from pla.dataset import Dataset
-from pla.exact import format_vector
+from pla.defaults import POCKET_DEFAULTS
+from pla.exact import format_count, format_vector
 from pla.experiments import SEED_STRIDE
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
+from verify.cli.run import add_eta_and_w0_arguments
 from verify.cli.experiment_output import (
     add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
     progress_bar, seed_rule_text,
@@ -52,23 +54,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     group.add_argument("--updates", type=non_negative_int, required=True, metavar="N",
                        help="number of PLA updates (visits that find a mistake); fewer when "
                             "some w_t makes no training mistake")
-    group.add_argument("--order", choices=pla.ORDERS, default="random-cycle",
-                       help="random-cycle (default): one seeded permutation, then cyclic; "
+    group.add_argument("--order", choices=pla.ORDERS, default=POCKET_DEFAULTS["order"],
+                       help="random-cycle: one seeded permutation, then cyclic; "
                             "random: a seeded random point at each visit (a visit to a correct "
                             "point is not an update); cyclic: 1..N; first: rescan from the "
-                            "first point after every update")
-    group.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    group.add_argument("--compare", choices=COMPARE_CHOICES, default="pocket",
+                            f"first point after every update (default {POCKET_DEFAULTS['order']})")
+    group.add_argument("--seed", type=int, default=POCKET_DEFAULTS["seed"],
+                       help=f"base seed (default {POCKET_DEFAULTS['seed']})")
+    group.add_argument("--compare", choices=COMPARE_CHOICES, default=POCKET_DEFAULTS["compare"],
                        help="pocket (default, the algorithm): w_t+1 replaces the pocket when it "
                             "makes strictly fewer mistakes than the pocket; previous: the "
                             "literal variant of one of the notes, strictly fewer than w_t")
     group.add_argument("--last", action="store_true",
                        help="report the last w_t instead of the pocket (for comparison)")
-    group.add_argument("--eta", default="1", metavar="P/Q",
-                       help="positive rational learning rate (default 1)")
-    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
-                       help="initial weights, exact, bias first (default zero)")
-    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+    add_eta_and_w0_arguments(group, POCKET_DEFAULTS)
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default=POCKET_DEFAULTS["zero"],
                        help="what a zero score means, on training and test data (default: "
                             "y w.x <= 0 is a mistake)")
     runs = parser.add_argument_group("repeated runs")
@@ -86,7 +86,7 @@ def options_from_args(args: argparse.Namespace) -> PocketOptions:
 
     eta, w0 = eta_and_w0_from_args(args)
     return PocketOptions(updates=args.updates, order=args.order, eta=eta, w0=w0, zero=args.zero,
-                         compare=args.compare, keep="last" if args.last else "pocket")
+                         compare=args.compare, keep="last" if args.last else POCKET_DEFAULTS["keep"])
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -116,20 +116,7 @@ def handle(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------- JSON
 def run_json(result: PocketResult) -> dict[str, Any]:
     """One run: the returned w's exact errors and how the pocket evolved."""
-    test_error = result.test_error
-    return {
-        "seed": result.seed,
-        "train_error": str(result.error),
-        "test_error": None if test_error is None else str(test_error),
-        "train_mistakes": result.mistakes,
-        "test_mistakes": result.test_mistakes,
-        "pocket_updates": result.pocket_updates,
-        "pocket_t": result.pocket_t,
-        "updates": result.updates,
-        "halted": result.halted,
-        "last_train_error": str(Fraction(result.last_mistakes, result.n)),
-        "w": [str(v) for v in result.w],
-    }
+    return result.to_json()
 
 
 def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperiment
@@ -137,27 +124,8 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
     """The ``--json`` object of ``pla pocket``."""
     from verify.checks.pocket import checks_made
 
-    o = study.options
-    train_errors, test_errors = study.train_errors, study.test_errors
-    mean_test = study.mean_test_error
     return {
-        "runs": [run_json(r) for r in study.runs],
-        "mean_train_error": str(study.mean_train_error),
-        "mean_test_error": None if mean_test is None else str(mean_test),
-        "min_train_error": str(min(train_errors)),
-        "max_train_error": str(max(train_errors)),
-        "min_test_error": str(min(test_errors)) if test_errors else None,
-        "max_test_error": str(max(test_errors)) if test_errors else None,
-        "mean_pocket_updates": str(study.mean_pocket_updates),
-        "updates": o.updates,
-        "returned": o.keep,
-        "compare": o.compare,
-        "order": o.order,
-        "seed": study.base_seed,
-        "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
-        "eta": str(o.eta),
-        "w0": None if o.w0 is None else [str(v) for v in o.w0],
-        "zero": o.zero,
+        **study.to_json(),
         "n": train.n,
         "d": train.d,
         "dim": train.dim,
@@ -167,7 +135,7 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
         "test_n": None if test is None else test.n,
         "test_sha256": None if test is None else test.fingerprint,
         "test_source": None if test is None else test.source,
-        "checks": list(checks_made(o.compare)),
+        "checks": list(checks_made(study.options.compare)),
     }
 
 
@@ -182,22 +150,22 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
     o = study.options
     runs = study.runs
     bias = " (+ bias x0 = 1)" if train.bias else ""
-    features = "feature" if train.d == 1 else "features"
-    print(f"data     {shown_path(train.source)}: {train.n} examples, {train.d} {features}{bias}, "
+    print(f"data     {shown_path(train.source)}: {format_count(train.n, 'example')}, "
+          f"{format_count(train.d, 'feature')}{bias}, "
           f"sha256 {train.fingerprint[:16]}")
     if test is not None:
-        print(f"test     {shown_path(test.source)}: {test.n} examples, sha256 {test.fingerprint[:16]}")
+        print(f"test     {shown_path(test.source)}: {format_count(test.n, 'example')}, sha256 {test.fingerprint[:16]}")
     w0 = "0" if o.w0 is None else format_vector(o.w0)
     compare = "the pocket" if o.compare == "pocket" else "the previous w_t (literal variant)"
-    print(f"options  {o.updates} updates, order {o.order}, eta {o.eta}, w0 {w0}; "
+    print(f"options  {format_count(o.updates, 'update')}, order {o.order}, eta {o.eta}, w0 {w0}; "
           f"{ZERO_CONVENTION_TEXT[o.zero]}; w_t+1 compared with {compare}")
     returned = "the last w_t (--last)" if o.keep == "last" else "the pocket"
     if len(runs) == 1:
         r = runs[0]
         print(f"runs     1 ({seed_rule_text(study.base_seed, 1)}); returned: {returned}")
         halted = " (stopped early: w_t makes no training mistake)" if r.updates < o.updates else ""
-        print(f"pocket   w_{r.pocket_t}, replaced {r.pocket_updates} times in {r.updates} "
-              f"updates{halted}")
+        print(f"pocket   w_{r.pocket_t}, replaced {format_count(r.pocket_updates, 'time')} in "
+              f"{format_count(r.updates, 'update')}{halted}")
         print(f"w        {format_vector(r.w)}   (bias first)")
         print(f"train    error {exact_and_decimal(r.error)}: {r.mistakes} of {r.n} mistakes "
               f"(the last w_{r.updates} makes {r.last_mistakes})")

@@ -14,7 +14,8 @@ from typing import Any, Iterator, Sequence
 
 import pla
 from pla.dataset import Dataset
-from pla.exact import NumberError, format_vector, parse_fraction
+from pla.defaults import RUN_DEFAULTS
+from pla.exact import NumberError, format_count, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
 from pla.files import shown_path
 from pla.trace import TraceWriter, header_record, step_record, summary_record
@@ -53,29 +54,28 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     add_data_arguments(parser)
     group = parser.add_argument_group("the algorithm")
-    group.add_argument("--order", choices=pla.ORDERS, default="cyclic",
-                       help="cyclic (default): 1..N, update and go on, halt after N consecutive "
+    group.add_argument("--order", choices=pla.ORDERS, default=RUN_DEFAULTS["order"],
+                       help="cyclic: 1..N, update and go on, halt after N consecutive "
                             "correct points; first: rescan from the first point after every "
                             "update; random-cycle: one seeded permutation, then cyclic; random: "
-                            "a seeded random point at each visit")
-    group.add_argument("--seed", type=int, default=0, help="seed for the random orders (default 0)")
-    group.add_argument("--eta", default="1", metavar="P/Q",
-                       help="positive rational learning rate (default 1)")
-    group.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
-                       help="initial weights, exact, bias first (default zero)")
-    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default="mistake",
+                            f"a seeded random point at each visit (default {RUN_DEFAULTS['order']})")
+    group.add_argument("--seed", type=int, default=RUN_DEFAULTS["seed"],
+                       help=f"seed for the random orders (default {RUN_DEFAULTS['seed']})")
+    add_eta_and_w0_arguments(group, RUN_DEFAULTS)
+    group.add_argument("--zero", choices=pla.ZERO_CONVENTIONS, default=RUN_DEFAULTS["zero"],
                        help="what a zero score w.x means: mistake (default: y w.x <= 0 is a "
                             "mistake), positive (sign(0) = +1), negative (sign(0) = -1), correct "
                             "(only y w.x < 0 is a mistake; from w0 = 0 nothing ever updates)")
     group.add_argument("--max-updates", type=non_negative_int, default=None,
-                       metavar="N", help="stop after N updates (default 1,000,000); exit code 3. "
+                       metavar="N", help=f"stop after N updates (default {DEFAULT_MAX_UPDATES:,}); exit code 3. "
                                          "Without --max-updates or --timeout, a run that a "
                                          "kernel-checked Gordan certificate shows cannot halt "
                                          "under --zero is not started (exit code 3)")
     group.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                       default=RUN_DEFAULTS["timeout"],
                        help="stop a run that has not halted after SECONDS (like --max-updates: "
                             "halted false, exit code 3)")
-    group.add_argument("--engine", choices=pla.ENGINES, default="default",
+    group.add_argument("--engine", choices=pla.ENGINES, default=RUN_DEFAULTS["engine"],
                        help="default (integer arithmetic) or reference (plain Fractions)")
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON object")
@@ -112,6 +112,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     add_repeated_runs_arguments(parser)  # --runs K --jobs J --quiet (verify/cli/run_experiments.py)
     parser.set_defaults(handler=handle)
     return parser
+
+
+def add_eta_and_w0_arguments(group: Any, defaults: Any) -> None:
+    """``--eta P/Q`` and ``--w0 zero|V0,V1,...`` of ``pla run`` and ``pla pocket``, with the
+    defaults of :mod:`pla.defaults`."""
+    group.add_argument("--eta", default=str(defaults["eta"]), metavar="P/Q",
+                       help=f"positive rational learning rate (default {defaults['eta']})")
+    w0 = "zero" if defaults["w0"] is None else ",".join(str(v) for v in defaults["w0"])
+    group.add_argument("--w0", default=w0, metavar="zero|V0,V1,...",
+                       help=f"initial weights, exact, bias first (default {w0})")
 
 
 def eta_and_w0_from_args(args: argparse.Namespace) -> tuple[Fraction, tuple[Fraction, ...] | None]:
@@ -236,21 +246,24 @@ def handle(args: argparse.Namespace) -> int:
             options.initial_weights(dataset.dim)
             prepared = _prepare(dataset, options, args)
     except SetUpTimeout:
+        data = shown_path(args.data)
         print(f"pla: stopped by --timeout {args.timeout:g} s while reading and preparing the "
-              "data, before the first update", file=sys.stderr)
+              f"data, before the first update; nothing is known about the data yet: `pla certify "
+              f"{data}` decides whether they are linearly separable", file=sys.stderr)
         from verify.cli.exit_codes import NOT_HALTED
         return NOT_HALTED
     if isinstance(prepared, int):
         return prepared
-    notice_first, notice, monitor = prepared
+    notice_first, gordan, monitor = prepared
     remaining = (None if args.timeout is None else
                  max(args.timeout - (time.monotonic() - started), 1e-6))
-    return _run_and_report(dataset, options, args, notice_first, notice, monitor, remaining)
+    return _run_and_report(dataset, options, args, notice_first, gordan, monitor, remaining)
 
 
 def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) -> Any:
     """Everything before the first update: the exit code when there is nothing to run (a
-    certificate that PLA cannot halt, ``--runs``), else (notice_first, notice, monitor)."""
+    certificate that PLA cannot halt, ``--runs``), else (notice_first, the Gordan certificate
+    whose notice was printed or None, monitor)."""
     # Non-separable data (kernel-checked Gordan certificate): say so before running when the
     # search is cheap; on larger data only after a run that did not halt (a halting run proves
     # separability, and the search would cost far more than the run).  A short probe run
@@ -258,7 +271,7 @@ def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) ->
     # skipped, which keeps `pla run` on ordinary data fast.
     from verify.cli.experiment_output import certificate_notice, gordan_certificate
     notice_first = dataset.n * dataset.dim <= NOTICE_BEFORE_RUN_MAX_ENTRIES
-    notice = None
+    certificate = None
     if notice_first and not _probe_halts(dataset, options):
         certificate = gordan_certificate(dataset)
         if certificate is not None:
@@ -274,11 +287,11 @@ def _prepare(dataset: Dataset, options: RunOptions, args: argparse.Namespace) ->
     if args.runs is not None:
         from verify.cli.run_experiments import handle_runs
         return handle_runs(args, dataset, options)
-    return notice_first, notice, _proof_monitor(dataset, options, args)
+    return notice_first, certificate, _proof_monitor(dataset, options, args)
 
 
 def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
-                    notice_first: bool, notice: str | None, monitor: Any,
+                    notice_first: bool, gordan: Any, monitor: Any,
                     timeout: float | None) -> int:
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
     callbacks: list[Any] = [monitor] if with_vectors else []
@@ -307,22 +320,51 @@ def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namesp
     if args.coq:
         from verify.cli.run_coq import write_run_file
         write_run_file(args, dataset, options, monitor, updated_rows, echo=not args.json)
-    if (not result.halted and not notice_first
-            and dataset.n * dataset.dim <= NOTICE_AFTER_RUN_MAX_ENTRIES):
-        from verify.cli.experiment_output import non_separability_notice
-
-        notice = non_separability_notice(dataset, args.data, options.max_updates, options.zero)
-        if notice is not None:
-            print(notice, file=sys.stderr)
     if not result.halted:
-        why = ("as the certificate above says it must" if notice is not None else
-               "the data may not be linearly separable: see `pla certify` and `pla pocket`")
-        limit = (f"--timeout {args.timeout:g} s" if result.stopped_by == "timeout" else
-                 f"--max-updates {options.max_updates}")
-        print(f"pla: stopped after {result.updates} updates without halting ({limit}); {why}",
+        print(_what_is_known(dataset, options, args, result, gordan, notice_first, report),
               file=sys.stderr)
         return 3
     return 0
+
+
+def _what_is_known(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
+                   result: Result, gordan: Any, notice_first: bool, report: Any) -> str:
+    """The line that ends a run stopped by its budget (:mod:`verify.cli.stopped_runs`): a
+    certificate either way when one is known or cheap (printing the non-separability notice
+    when it is new), else how to get one."""
+    from verify.cli.gordan_halting import cannot_halt
+    from verify.cli.stopped_runs import separable_sentence, stopped_message, unknown_sentence
+
+    def as_certified(certificate: Any) -> str:
+        support = [dataset.labels[i] for i in certificate.support]
+        if cannot_halt(options.zero, support):
+            return "as the certificate above says it must"
+        return "the certificate above says what is known about halting under --zero " \
+               f"{options.zero}"
+
+    if gordan is not None:   # found before the run; its notice is printed
+        return stopped_message(result, args, as_certified(gordan))
+    if report is not None and report.wf is not None:   # the --check monitor's w_f separates
+        return stopped_message(result, args, separable_sentence(
+            result, report.bound_updates, report.wf_kind.split(":")[0].split(" (")[0],
+            from_w0=True))
+    entries = dataset.n * dataset.dim
+    certificate = None
+    if entries <= NOTICE_AFTER_RUN_MAX_ENTRIES:
+        from verify.search.certificates import certify
+        try:
+            certificate = certify(dataset, method="maxmargin" if notice_first else "lp")
+        except Exception:  # untrusted search failed: say nothing unchecked
+            certificate = None
+    if certificate is None:
+        return stopped_message(result, args, unknown_sentence(dataset, args.data))
+    if not certificate.separable:
+        from verify.cli.experiment_output import certificate_notice
+        print(certificate_notice(certificate, dataset, args.data, options.max_updates,
+                                 options.zero), file=sys.stderr)
+        return stopped_message(result, args, as_certified(certificate))
+    return stopped_message(result, args, separable_sentence(
+        result, certificate.bound_updates, certificate.kind, from_w0=options.w0 is None))
 
 
 def _stop_at_once(dataset: Dataset, certificate: Any, args: argparse.Namespace) -> int:
@@ -395,7 +437,7 @@ def print_steps(window: _StepWindow) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for k, r in enumerate(rows):
         if k == gap_at and skipped > 0:
-            print(f"  ... {skipped} updates not shown (--trace FILE.jsonl records them all) ...")
+            print(f"  ... {format_count(skipped, 'update')} not shown (--trace FILE.jsonl records them all) ...")
         print("  ".join(c.rjust(w) if i < 4 else c.ljust(w) for i, (c, w) in
                         enumerate(zip(r, widths))).rstrip())
     if window.count == 0:
@@ -407,18 +449,19 @@ def print_summary(dataset: Dataset, result: Result, args: argparse.Namespace) ->
     """The human summary of a run."""
     o = result.options
     bias = " (+ bias x0 = 1)" if dataset.bias else ""
-    print(f"data     {shown_path(dataset.source)}: {dataset.n} examples, {dataset.d} features{bias}, "
+    print(f"data     {shown_path(dataset.source)}: {format_count(dataset.n, 'example')}, "
+          f"{format_count(dataset.d, 'feature')}{bias}, "
           f"sha256 {dataset.fingerprint[:16]}")
     seed = f", seed {o.seed}" if o.order.startswith("random") else ""
     w0 = "0" if o.w0 is None else format_vector(o.w0)
     print(f"options  order {o.order}{seed}, eta {o.eta}, w0 {w0}; {ZERO_CONVENTION_TEXT[o.zero]}")
     if result.halted:
-        print(f"result   halted: no mistake left after {result.updates} updates "
-              f"({result.epochs} epochs)")
+        print(f"result   halted: no mistake left after {format_count(result.updates, 'update')} "
+              f"({format_count(result.epochs, 'epoch')})")
     else:
         limit = "the time limit" if result.stopped_by == "timeout" else "the budget"
-        print(f"result   NOT halted: stopped at {limit} after {result.updates} updates "
-              f"({result.epochs} epochs)")
+        print(f"result   NOT halted: stopped at {limit} after "
+              f"{format_count(result.updates, 'update')} ({format_count(result.epochs, 'epoch')})")
     print(f"w        {format_vector(result.w)}   (bias first)")
     if args.trace:
         print(f"trace    {shown_path(args.trace)}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
+from pla.exact import format_count
 from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.experiments import SEED_STRIDE, histogram, repeat_pla
@@ -67,9 +68,9 @@ def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions)
         print_experiment(dataset, study, jobs)
     stuck = len(study.runs) - study.halted_runs
     if stuck:
-        print(f"pla: {stuck} of {len(study.runs)} runs stopped at --max-updates "
-              f"{options.max_updates} without halting; the data may not be linearly separable: "
-              "see `pla certify` and `pla pocket`", file=sys.stderr)
+        print(f"pla: {stuck:,} of {format_count(len(study.runs), 'run')} stopped at --max-updates "
+              f"{options.max_updates:,} without halting; {_what_is_known(dataset, args)}",
+              file=sys.stderr)
         return 3
     return 0
 
@@ -80,21 +81,8 @@ def experiment_json(dataset: Dataset, study: PlaExperiment) -> dict[str, Any]:
     ``min_updates``/``max_updates``/``mean_updates`` are statistics over the runs; the update
     budget is ``options.max_updates``.
     """
-    o = study.options
     return {
-        "runs": [{"seed": r.seed, "updates": r.updates, "epochs": r.epochs, "halted": r.halted}
-                 for r in study.runs],
-        "mean_updates": str(study.mean_updates),
-        "min_updates": study.min_updates,
-        "max_updates": study.max_updates,
-        "halted_runs": study.halted_runs,
-        "seed": study.base_seed,
-        "seed_rule": f"run k uses seed + {SEED_STRIDE}*k",
-        "options": {
-            "order": o.order, "eta": str(o.eta),
-            "w0": None if o.w0 is None else [str(v) for v in o.w0],
-            "zero": o.zero, "max_updates": o.max_updates,
-        },
+        **study.to_json(),
         "n": dataset.n,
         "d": dataset.d,
         "dim": dataset.dim,
@@ -129,3 +117,26 @@ def print_experiment(dataset: Dataset, study: PlaExperiment, jobs: int) -> None:
         if count and not bar:
             bar = "."
         print(f"{label.rjust(width)}  {str(count).rjust(len(str(runs)))} {bar}".rstrip())
+
+
+def _what_is_known(dataset: Dataset, args: argparse.Namespace) -> str:
+    """After runs stopped by the budget: a certificate either way on data small enough to
+    decide in passing (:mod:`verify.cli.stopped_runs`), else how to decide it."""
+    from verify.cli.run import NOTICE_BEFORE_RUN_MAX_ENTRIES
+    from verify.cli.stopped_runs import unknown_sentence
+    from verify.present.numbers import bound_text
+
+    if dataset.n * dataset.dim > NOTICE_BEFORE_RUN_MAX_ENTRIES:
+        return unknown_sentence(dataset, args.data)
+    from verify.search.certificates import certify
+
+    try:
+        certificate = certify(dataset)
+    except Exception:  # untrusted search failed: say nothing unchecked
+        return unknown_sentence(dataset, args.data)
+    if not certificate.separable:
+        return (f"the data are NOT linearly separable (Gordan certificate checked by the "
+                f"kernel: `pla certify {shown_path(args.data)}`)")
+    return (f"the data ARE linearly separable ({certificate.kind} certificate checked by the "
+            f"kernel): PLA from w0 = 0 halts after at most T ≤ "
+            f"{bound_text(certificate.bound_updates)} updates (Novikoff's bound)")

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 from verify import kernel
 
 __all__ = [
-    "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
+    "Certificate", "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
     "separator_for", "max_margin", "near_max_margin", "lp_separator", "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
@@ -64,7 +64,33 @@ class CertificateNotFound(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Separator:
+class Certificate:
+    """What :func:`certify` returns: a :class:`Separator` (``separable`` is True) or a
+    :class:`NonSeparable` certificate, each checked by the kernel before it is returned.
+
+    >>> import pla
+    >>> xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [1, 1, -1, -1])
+    >>> c = certify(xor)
+    >>> isinstance(c, Certificate), c.separable, c.to_json()["certificate"]["kind"]
+    (True, False, 'gordan')
+    """
+
+    @property
+    def separable(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def support(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``separable``, ``certificate`` (and ``bound``) fields of ``pla certify --json``,
+        every number exact (a string ``p`` or ``p/q``)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Separator(Certificate):
     """A kernel-checked separator w of a data set and the constants of Novikoff's bound.
 
     ``w`` separates the data (minₙ yₙ w·xₙ = ``rho`` > 0, first attained at row ``argmin``).
@@ -117,9 +143,28 @@ class Separator:
         """⌊R²‖w‖²/ρ²⌋: PLA from w₀ = 0 makes at most this many updates."""
         return floor(self.bound)
 
+    def to_json(self) -> dict[str, Any]:
+        """The fields of ``pla certify --json`` (exact numbers as strings).
+
+        >>> import pla
+        >>> s = certify(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1]))
+        >>> s.to_json()["bound"], s.to_json()["bound_updates"], s.to_json()["certificate"]["w"]
+        ('117', 117, ['-2', '1/2', '1/2'])
+        """
+        body: dict[str, Any] = {"kind": self.kind, "w": [str(v) for v in self.w]}
+        if self.alpha is not None:
+            body["alpha"] = [str(v) for v in self.alpha]
+            body["support"] = list(self.support)
+        body.update(rho=str(self.rho), R2=str(self.R2), norm2=str(self.norm2),
+                    gamma2=str(self.gamma2))
+        if self.note:
+            body["note"] = self.note
+        return {"separable": True, "certificate": body, "bound": str(self.bound),
+                "bound_updates": self.bound_updates}
+
 
 @dataclass(frozen=True)
-class NonSeparable:
+class NonSeparable(Certificate):
     """A kernel-checked Gordan certificate: ``lam`` ≥ 0, ≠ 0, Σ λₙ yₙ xₙ = 0 (aligned with rows).
 
     Any w would give Σ λₙ yₙ w·xₙ = 0, so some yₙ w·xₙ ≤ 0 among the rows with λₙ > 0:
@@ -137,6 +182,12 @@ class NonSeparable:
         """Rows with λₙ > 0."""
         return tuple(n for n, v in enumerate(self.lam) if v)
 
+    def to_json(self) -> dict[str, Any]:
+        """The fields of ``pla certify --json`` (λ exact, as strings)."""
+        return {"separable": False,
+                "certificate": {"kind": "gordan", "lambda": [str(v) for v in self.lam],
+                                "support": list(self.support)}}
+
 
 @dataclass(frozen=True)
 class WeightsCheck:
@@ -152,7 +203,8 @@ class WeightsCheck:
 
 # ----------------------------------------------------------------------------- public API
 def certify(dataset: Any, method: str = "maxmargin") -> Separator | NonSeparable:
-    """A kernel-checked :class:`Separator` or :class:`NonSeparable` certificate for ``dataset``.
+    """A kernel-checked :class:`Certificate` for ``dataset``: a :class:`Separator` (with the
+    constants of Novikoff's bound) or a :class:`NonSeparable` Gordan certificate.
 
     ``method="maxmargin"`` (default) gives the max-margin separator unless that is too costly
     (then an LP separator with a ``note``); ``method="lp"`` asks for an LP separator directly.
