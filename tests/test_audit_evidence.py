@@ -554,6 +554,14 @@ def test_strict_rule_halts_on_inseparable_data_and_sign_plus_on_a_non_separator(
     assert plus.halted and margin(tight, plus.w) == 0
 
 
+@covers("cyclic-pocket-stuck")
+def test_random_cycles_miss_the_optimum_for_some_seeds_and_random_visits_do_not():
+    ds = load("cycle")
+    ends = [pocket(ds, 500, order="random-cycle", seed=s).mistakes for s in range(100)]
+    assert min(ends) == 1 and 10 <= ends.count(2) <= 40 and set(ends) == {1, 2}
+    assert {pocket(ds, 500, order="random", seed=s).mistakes for s in range(20)} == {1}
+
+
 @covers("random-not-faster")
 def test_random_order_is_slower_on_average_than_the_cyclic_order_on_pocket_data():
     ds = load("pocket")
