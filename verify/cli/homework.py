@@ -1,4 +1,4 @@
-"""``pla homework hw1 DATA [TRAIN TEST]``: questions 15-20 of homework 1, on your own files, checked.
+"""``pla homework hw1 DATA [TRAIN TEST]``: questions 15-20 of homework 1 on your files, checked.
 
 Homework 1 of "Machine Learning Foundations" (NTU) asks, on one separable file, for the update
 count of the naive cyclic PLA (15) and the mean count over 2000 random cycles with η = 1 (16)
@@ -108,7 +108,8 @@ def _run_options(question: Question) -> Any:
                           zero=question.option("zero", "mistake"))
 
 
-def checked_pla_run(dataset: Any, options: Any, separator: Any, seed: int) -> tuple[int, int, bool, int]:
+def checked_pla_run(dataset: Any, options: Any, separator: Any, seed: int
+                    ) -> tuple[int, int, bool, int]:
     """One PLA run with seed ``seed``, every proof inequality checked as ``pla run --check``
     does; (seed, updates, halted, inequalities checked).  Raises
     :class:`~verify.checks.monitor.ProofViolation` when one fails."""

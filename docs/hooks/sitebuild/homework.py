@@ -3,9 +3,9 @@ answered at build time on data the project makes in the same shape.
 
 The questions are :data:`verify.cli.homework.QUESTIONS` (the ``pla homework hw1`` command runs
 them on the reader's own files).  The page's data are *samples*, named ``sample_*.dat`` so that
-no one takes their answers for the homework's: they are made by the real ``pla make-data`` command with the arguments in
-:data:`SEPARABLE_DATA` and :data:`NOISY_DATA` -- the same commands the page shows (a test checks
-that they agree).  Each question is a :class:`Question`: the ``pla`` options that encode its
+no one takes their answers for the homework's: they are made by the real ``pla make-data``
+command with the arguments in :data:`SEPARABLE_DATA` and :data:`NOISY_DATA` -- the same
+commands the page shows (a test checks that they agree).  Each question is a :class:`Question`: the ``pla`` options that encode its
 conventions, run through the experiment machinery of :mod:`pla.experiments` (the code behind
 ``pla run --runs`` and ``pla pocket --runs``, with the same seeds: run k uses seed 0 + 1000003·k),
 so every answer is exact and equals what the page's commands print.  ``docs/hooks/homework.py``
@@ -30,8 +30,8 @@ from verify.cli.homework import QUESTIONS, RUNS, Question
 
 __all__ = ["SEPARABLE_DATA", "NOISY_DATA", "RUNS", "Question", "QUESTIONS", "VARIANTS",
            "Answer", "HomeworkData", "make_homework_data", "answer", "answer_all",
-           "answers_table", "variants_table", "update_counts_figure", "ANSWERS_MARKER", "SAMPLE_CAPTION", "SAMPLE_ROW_NOTE",
-           "VARIANTS_MARKER", "expand_homework_markers"]
+           "answers_table", "variants_table", "update_counts_figure", "ANSWERS_MARKER",
+           "VARIANTS_MARKER", "SAMPLE_CAPTION", "SAMPLE_ROW_NOTE", "expand_homework_markers"]
 
 #: ``pla make-data ... sample_15.dat``: 400 separable points in 4 dimensions.
 SEPARABLE_DATA = ("--n", "400", "--d", "4", "--margin", "1/20", "--seed", "15")
@@ -177,7 +177,8 @@ def answers_table(answers: tuple[Answer, ...]) -> str:
     >>> print(answers_table((Answer(q, Fraction(9), 1, 1, (9,)),)).splitlines()[-1])
     | 15 | number of updates of the naive cycle | 9 (sample data — not the homework's answer) | `pla run sample_15.dat --order cyclic --zero negative` |
     """
-    lines = [SAMPLE_CAPTION, "", "| question | asks | answer on the sample data | command on the sample files |",
+    lines = [SAMPLE_CAPTION, "",
+             "| question | asks | answer on the sample data | command on the sample files |",
              "|---|---|---|---|"]
     for a in answers:
         lines.append(f"| {a.question.number} | {a.question.asks} | {_shown(a)} {SAMPLE_ROW_NOTE} | "
@@ -188,7 +189,8 @@ def answers_table(answers: tuple[Answer, ...]) -> str:
 def variants_table(variants: tuple[Answer, ...], answers: tuple[Answer, ...]) -> str:
     """The Markdown table of the variants next to the homework's answers."""
     by_number = {a.question.number: a for a in answers}
-    lines = ["| question | if instead ... | answer (sample data) | homework's convention (sample data) | command |",
+    lines = ["| question | if instead ... | answer (sample data) | "
+             "homework's convention (sample data) | command |",
              "|---|---|---|---|---|"]
     for v in variants:
         q = v.question
