@@ -194,3 +194,31 @@ def test_textbook_example_is_the_classic_walk_through(tmp_path: Path) -> None:
 
 def test_every_named_run_uses_a_defined_data_set() -> None:
     assert all(spec.data in DATA for spec in RUNS.values())
+
+
+def test_the_pre_commit_form_of_check_your_notes_is_usable_as_written() -> None:
+    """A local hook (no placeholder URL) with the fields of the repository's own hook."""
+    import yaml
+
+    page = (DOCS / "check-your-notes.md").read_text(encoding="utf-8")
+    assert "example.org" not in page
+    block = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", page, re.S).group(1)
+    (repo,) = yaml.safe_load(block)["repos"]
+    assert repo["repo"] == "local" and "rev" not in repo
+    (hook,) = repo["hooks"]
+    (shipped,) = yaml.safe_load((DOCS.parent / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    for field in ("id", "entry", "language", "types"):
+        assert hook[field] == shipped[field], field
+    assert hook["language"] == "python" and len(hook["additional_dependencies"]) == 1
+
+
+def test_separate_signatures_have_a_formatter() -> None:
+    """mkdocstrings formats separate signatures with Ruff or Black and otherwise prints
+    "Formatting signatures requires either Black or Ruff" on every build (`make run`)."""
+    import importlib.util
+
+    config = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    if "separate_signature: true" in config:
+        assert any(importlib.util.find_spec(name) for name in ("ruff", "black")), \
+            "pyproject.toml's dev extras must install ruff (or black)"
+        assert re.search(r'"ruff>=', (DOCS.parent / "pyproject.toml").read_text(encoding="utf-8"))

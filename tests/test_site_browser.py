@@ -410,3 +410,63 @@ def test_the_shipped_cjk_font_covers_every_character_of_the_site(built_site: Pat
     assert len(shown) >= 50
     assert sorted(c for c in shown if ord(c) not in cmap) == []
     assert (built_site / "fonts" / "cjk-quotes.woff").stat().st_size < 400_000
+
+
+_AUDIT_TABLES_SCRIPT = """
+function tableAfter(id) {
+  let el = document.getElementById(id).nextElementSibling;
+  while (el) {
+    if (el.tagName === "TABLE") return el;
+    const inner = el.querySelector("table");
+    if (inner) return inner;
+    el = el.nextElementSibling;
+  }
+  return null;
+}
+function visible(el) { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }
+const summary = tableAfter("summary");
+const rows = Array.from(summary.querySelectorAll("tbody tr")).map(tr => {
+  const cells = Array.from(tr.cells);
+  const link = cells[0].querySelector("a");
+  const target = link && document.getElementById(link.getAttribute("href").slice(1));
+  return {id: cells[0].textContent.trim(), grade: cells[2].textContent.trim(),
+          severity: cells[3].textContent.trim(), target: !!target,
+          targetIsFinding: !!target && target.tagName === "H4" && target.textContent.trim().startsWith(cells[0].textContent.trim()),
+          fixVisible: visible(cells[4])};
+});
+const summaryTop = summary.getBoundingClientRect().top + window.scrollY;
+const notationTop = document.getElementById("notation-side-by-side").getBoundingClientRect().top + window.scrollY;
+const derivation = tableAfter("derivation-001");
+const head = Array.from(derivation.querySelectorAll("thead th")).map(th => th.textContent.trim());
+const drows = Array.from(derivation.querySelectorAll("tbody tr")).map(tr => {
+  const c = Array.from(tr.cells);
+  const m = c[2].querySelector("math");
+  const r = m ? m.getBoundingClientRect() : null;
+  const a = c[1].getBoundingClientRect(), b = c[2].getBoundingClientRect();
+  return {written: c[1].querySelector("code") ? c[1].querySelector("code").textContent : "",
+          math: !!m && r.width > 0 && r.height > 0, sideBySide: Math.abs(a.top - b.top) < 2 && a.right <= b.left + 1,
+          why: c[3].textContent.trim(), link: !!c[3].querySelector("a[href^='#finding-']")};
+});
+return {rows, summaryFirst: summaryTop < notationTop, head, drows};
+"""
+
+
+def test_audit_summary_table_and_side_by_side_derivation_in_chromium(built_site: Path, site_url: str,
+                                                                     browser) -> None:
+    """The audit opens with its summary (every row links to its finding) and shows 001's
+    derivation as written and corrected side by side, the corrected column as real maths."""
+    browser.get(f"{site_url}/audit.html")
+    found = browser.execute_script(_AUDIT_TABLES_SCRIPT)
+    rows = found["rows"]
+    assert found["summaryFirst"]
+    assert len(rows) >= 55, len(rows)
+    assert {r["grade"] for r in rows} <= {"Wrong", "Gap", "Ambiguous", "Typo", "Withdrawn"}
+    assert {r["severity"] for r in rows} <= {"theorem", "algorithm", "notation", "—"}
+    assert [r["id"] for r in rows if not (r["target"] and r["targetIsFinding"])] == []
+    assert all(r["fixVisible"] for r in rows)
+    assert found["head"] == ["line", "as written", "corrected", "why"]
+    drows = found["drows"]
+    assert len(drows) >= 10
+    assert all(r["written"] and r["math"] and r["sideBySide"] for r in drows), drows
+    assert any("\\frac" in r["written"] for r in drows)
+    assert all(r["link"] or "right as printed" in r["why"] for r in drows)

@@ -127,13 +127,17 @@ def _wf_kind(certificate: Any) -> str:
 
 
 def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
-                    engine: str = "default") -> Monitor:
-    """A :class:`Monitor` for a run of ``options`` on ``dataset`` with w_f chosen by ``wf``."""
+                    engine: str = "default", separator: Any = None) -> Monitor:
+    """A :class:`Monitor` for a run of ``options`` on ``dataset`` with w_f chosen by ``wf``.
+
+    ``separator``: the certificate :func:`reference_separator` returns for ``dataset`` and
+    ``wf``, when the caller already has it (many runs on the same data share one).
+    """
     import pla
     from verify.search.certificates import NonSeparable, separator_for
 
     if wf in ("maxmargin", "maxmargin-exact", "lp"):
-        certificate = reference_separator(dataset, wf)
+        certificate = separator if separator is not None else reference_separator(dataset, wf)
         if isinstance(certificate, NonSeparable):
             return Monitor(dataset, options, None, paranoid=paranoid,
                            wf_kind="none: the data are not linearly separable (Gordan "

@@ -23,7 +23,7 @@ from verify.cli.usage import UsageError
 __all__ = ["main", "run_main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules under verify.cli, in the order ``pla --help`` lists them.
-COMMANDS = ("run", "make_data", "certify", "audit", "pocket", "proof", "claims")
+COMMANDS = ("run", "make_data", "certify", "audit", "pocket", "homework", "proof", "claims")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -1038,6 +1038,9 @@ def cyclic_pocket_stuck(data_dir: Path) -> Evidence:
     optimum = _exact_1d_minimum(ds, "cycle").value("fewest mistakes, a minimiser w")
     cyclic = pocket(ds, 500, order="cyclic")
     randoms = tuple(pocket(ds, 60, order="random", seed=seed).mistakes for seed in range(5))
+    # pla pocket's default order: one random permutation, then cyclic -- a fixed order per run
+    stuck = sum(1 for seed in range(100)
+                if pocket(ds, 500, order="random-cycle", seed=seed).mistakes > optimum[0])
     facts = (
         ("Gordan certificate lambda (checked by the kernel): not separable", (2, 2, 1, 1)),
         ("the state (w_t, row) of update t repeats that of update", (again, start)),
@@ -1046,14 +1049,55 @@ def cyclic_pocket_stuck(data_dir: Path) -> Evidence:
         ("fewest mistakes of any perceptron, a minimiser", optimum),
         ("Pocket, cyclic order, 500 updates: mistakes", cyclic.mistakes),
         ("Pocket, random order, 60 updates, seeds 0-4: mistakes", randoms),
+        ("Pocket, random-cycle order (pla pocket's default), 500 updates, seeds 0-99: runs "
+         "ending above the optimum", stuck),
     )
     holds = (r.updates == 60 and not r.halted and walk_best > optimum[0]
-             and cyclic.mistakes == walk_best and min(randoms) == optimum[0])
+             and cyclic.mistakes == walk_best and min(randoms) == optimum[0] and 0 < stuck < 100)
     return Evidence("cyclic-pocket-stuck", f"From update {start} on, cyclic PLA repeats a cycle "
                     f"of {again - start} updates whose vectors all make at least {walk_best} "
                     f"mistakes; the optimum is {optimum[0]}, so cyclic Pocket never finds it, "
-                    "while random sampling does.", facts, holds,
+                    "while random sampling does.  Random cycles (one seeded order per run, "
+                    f"`pla pocket`'s default) miss it for {stuck} of 100 seeds.", facts, holds,
                     "pla pocket cycle.dat --updates 500 --order cyclic   # versus --order random")
+
+
+#: Seeds of the random-order Pocket runs of :func:`random_not_faster` and the budget of each.
+RANDOM_SEEDS, RANDOM_BUDGET = range(100), 200
+
+
+def _first_optimal_update(walk_mistakes: Sequence[int], optimum: int) -> int | None:
+    """The first t at which w_t makes ``optimum`` mistakes (None if the walk never does)."""
+    return next((t for t, m in enumerate(walk_mistakes) if m == optimum), None)
+
+
+@_evidence("random-not-faster")
+def random_not_faster(data_dir: Path) -> Evidence:
+    """Note 001: random sampling does not make Pocket faster; on pocket.dat the cyclic order wins."""
+    from pla.pocket import pocket
+
+    ds = _load("pocket", data_dir)
+    optimum = 1  # two rows are the same point with opposite labels: every w makes >= 1 mistake
+    cyclic = _first_optimal_update(pocket(ds, RANDOM_BUDGET, order="cyclic").walk_mistakes,
+                                   optimum)
+    firsts = [_first_optimal_update(pocket(ds, RANDOM_BUDGET, order="random", seed=s).walk_mistakes,
+                                    optimum) for s in RANDOM_SEEDS]
+    reached = [t for t in firsts if t is not None]
+    mean = Fraction(sum(reached), len(reached)) if reached else None
+    slower = sum(1 for t in firsts if t is None or (cyclic is not None and t > cyclic))
+    facts = (
+        ("cyclic order: first update whose w_t makes 1 mistake (the optimum)", cyclic),
+        (f"random order, seeds 0-{len(RANDOM_SEEDS) - 1}: runs reaching the optimum within "
+         f"{RANDOM_BUDGET} updates", len(reached)),
+        ("random order: mean first update reaching it", mean),
+        ("random order: seeds slower than the cyclic order", slower),
+    )
+    holds = (cyclic is not None and mean is not None and mean > cyclic and slower > 0
+             and len(reached) == len(RANDOM_SEEDS))
+    return Evidence("random-not-faster", f"On the Pocket data the cyclic order reaches an optimal "
+                    f"vector at update {cyclic}; random draws need {float(mean or 0):.2f} updates on "
+                    f"average, and {slower} of {len(RANDOM_SEEDS)} seeds are slower.", facts, holds,
+                    "pla pocket pocket.dat --updates 3 --order cyclic   # versus --order random --runs 100")
 
 
 @_evidence("constant-classifier")

@@ -1,9 +1,11 @@
 """The Homework page (docs/homework.md): the HW1 questions of "Machine Learning Foundations",
 answered at build time on data the project makes in the same shape.
 
-The data are made by the real ``pla make-data`` command with the arguments in
-:data:`SEPARABLE_DATA` and :data:`NOISY_DATA` -- the same commands the page shows (a test checks
-that they agree).  Each question is a :class:`Question`: the ``pla`` options that encode its
+The questions are :data:`verify.cli.homework.QUESTIONS` (the ``pla homework hw1`` command runs
+them on the reader's own files).  The page's data are *samples*, named ``sample_*.dat`` so that
+no one takes their answers for the homework's: they are made by the real ``pla make-data``
+command with the arguments in :data:`SEPARABLE_DATA` and :data:`NOISY_DATA` -- the same
+commands the page shows (a test checks that they agree).  Each question is a :class:`Question`: the ``pla`` options that encode its
 conventions, run through the experiment machinery of :mod:`pla.experiments` (the code behind
 ``pla run --runs`` and ``pla pocket --runs``, with the same seeds: run k uses seed 0 + 1000003·k),
 so every answer is exact and equals what the page's commands print.  ``docs/hooks/homework.py``
@@ -12,8 +14,8 @@ adds the histogram ``figures/homework-update-counts.png``.
 
 >>> [q.number for q in QUESTIONS]
 [15, 16, 17, 18, 19, 20]
->>> QUESTIONS[3].command("hw1_18_train.dat", "hw1_18_test.dat")
-'pla pocket hw1_18_train.dat --test hw1_18_test.dat --updates 50 --order random --zero negative --runs 2000'
+>>> QUESTIONS[3].command("sample_18_train.dat", "sample_18_test.dat")
+'pla pocket sample_18_train.dat --test sample_18_test.dat --updates 50 --order random --zero negative --runs 2000'
 """
 
 from __future__ import annotations
@@ -24,66 +26,22 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from verify.cli.homework import QUESTIONS, RUNS, Question
+
 __all__ = ["SEPARABLE_DATA", "NOISY_DATA", "RUNS", "Question", "QUESTIONS", "VARIANTS",
            "Answer", "HomeworkData", "make_homework_data", "answer", "answer_all",
            "answers_table", "variants_table", "update_counts_figure", "ANSWERS_MARKER",
-           "VARIANTS_MARKER", "expand_homework_markers"]
+           "VARIANTS_MARKER", "SAMPLE_CAPTION", "SAMPLE_ROW_NOTE", "expand_homework_markers"]
 
-#: ``pla make-data ... hw1_15.dat``: 400 separable points in 4 dimensions.
+#: ``pla make-data ... sample_15.dat``: 400 separable points in 4 dimensions.
 SEPARABLE_DATA = ("--n", "400", "--d", "4", "--margin", "1/20", "--seed", "15")
-#: ``pla make-data ... hw1_18_train.dat``: 500 + 500 points in 4 dimensions, 10% labels flipped.
+#: ``pla make-data ... sample_18_train.dat``: 500 + 500 points in 4 dimensions, 10% labels flipped.
 NOISY_DATA = ("--n", "500", "--d", "4", "--margin", "0", "--flip", "1/10", "--seed", "18",
-              "--test-out", "hw1_18_test.dat")
-#: Runs of every repeated experiment (the homework's 2000).
-RUNS = 2000
+              "--test-out", "sample_18_test.dat")
 
 ANSWERS_MARKER = re.compile(r"<!--\s*homework-answers\s*-->")
 VARIANTS_MARKER = re.compile(r"<!--\s*homework-variants\s*-->")
 
-
-@dataclass(frozen=True)
-class Question:
-    """One homework question as ``pla`` options.
-
-    ``kind`` is ``run`` (one PLA run), ``runs`` (PLA, ``RUNS`` seeded runs) or ``pocket``
-    (Pocket, ``RUNS`` seeded runs, test error).  ``options`` are the ``pla`` command-line
-    options, in order; ``asks`` says what the question asks for.
-    """
-
-    number: int
-    kind: str
-    options: tuple[str, ...]
-    asks: str
-
-    def command(self, data: str, test: str | None = None) -> str:
-        """The ``pla`` command that answers the question on file ``data`` (and ``test``)."""
-        if self.kind == "pocket":
-            return " ".join(("pla", "pocket", data, "--test", str(test), *self.options,
-                             "--runs", str(RUNS)))
-        runs = ("--runs", str(RUNS)) if self.kind == "runs" else ()
-        return " ".join(("pla", "run", data, *self.options, *runs))
-
-    def option(self, name: str, default: str) -> str:
-        """The value of ``--name`` in :attr:`options` (``default`` when absent)."""
-        flag = f"--{name}"
-        return self.options[self.options.index(flag) + 1] if flag in self.options else default
-
-
-QUESTIONS = (
-    Question(15, "run", ("--order", "cyclic", "--zero", "negative"),
-             "number of updates of the naive cycle"),
-    Question(16, "runs", ("--order", "random-cycle", "--zero", "negative"),
-             "average number of updates over 2000 random cycles"),
-    Question(17, "runs", ("--order", "random-cycle", "--zero", "negative", "--eta", "1/2"),
-             "the same with eta = 0.5"),
-    Question(18, "pocket", ("--updates", "50", "--order", "random", "--zero", "negative"),
-             "average test error of the pocket after 50 updates"),
-    Question(19, "pocket", ("--updates", "50", "--order", "random", "--zero", "negative",
-                            "--last"),
-             "average test error of w_50, the last w instead of the pocket"),
-    Question(20, "pocket", ("--updates", "100", "--order", "random", "--zero", "negative"),
-             "average test error of the pocket after 100 updates"),
-)
 
 #: What changes if a convention differs: (question, what differs, options).
 VARIANTS = (
@@ -127,14 +85,14 @@ def make_homework_data(directory: Path) -> HomeworkData:
     from sitebuild.commands import CommandFailed, run_command
 
     directory.mkdir(parents=True, exist_ok=True)
-    for argv in (["pla", "make-data", *SEPARABLE_DATA, "hw1_15.dat"],
-                 ["pla", "make-data", *NOISY_DATA, "hw1_18_train.dat"]):
+    for argv in (["pla", "make-data", *SEPARABLE_DATA, "sample_15.dat"],
+                 ["pla", "make-data", *NOISY_DATA, "sample_18_train.dat"]):
         made = run_command(argv, directory)
         if made.status != 0:
             raise CommandFailed(made.display, made.status, 0, made.output)
-    return HomeworkData(separable=pla.load(str(directory / "hw1_15.dat")),
-                        train=pla.load(str(directory / "hw1_18_train.dat")),
-                        test=pla.load(str(directory / "hw1_18_test.dat")), directory=directory)
+    return HomeworkData(separable=pla.load(str(directory / "sample_15.dat")),
+                        train=pla.load(str(directory / "sample_18_train.dat")),
+                        test=pla.load(str(directory / "sample_18_test.dat")), directory=directory)
 
 
 def answer(question: Question, data: HomeworkData, runs: int = RUNS, jobs: int = 1,
@@ -198,22 +156,32 @@ def _shown(a: Answer) -> str:
 
 def _files(question: Question) -> tuple[str, str | None]:
     if question.kind == "pocket":
-        return "hw1_18_train.dat", "hw1_18_test.dat"
-    return "hw1_15.dat", None
+        return "sample_18_train.dat", "sample_18_test.dat"
+    return "sample_15.dat", None
+
+
+#: The caption of the answers table, and the note in each of its rows: these are not the
+#: homework's answers (a test checks that both are on the page).
+SAMPLE_CAPTION = ("**Sample data, not the homework's answers.**  These numbers come from this "
+                  "site's generated files `sample_15.dat`, `sample_18_train.dat` and "
+                  "`sample_18_test.dat`; the course's own files give other numbers.  For yours, "
+                  "run `pla homework hw1` on your files (above).")
+SAMPLE_ROW_NOTE = "(sample data — not the homework's answer)"
 
 
 def answers_table(answers: tuple[Answer, ...]) -> str:
-    """The Markdown table of the answers, with the command that reproduces each.
+    """The Markdown table of the answers on the sample data, with its warning caption, the
+    warning in each row, and the command that reproduces each.
 
     >>> q = QUESTIONS[0]
-    >>> print(answers_table((Answer(q, Fraction(9), 1, 1, (9,)),)))
-    | question | asks | answer | command |
-    |---|---|---|---|
-    | 15 | number of updates of the naive cycle | 9 | `pla run hw1_15.dat --order cyclic --zero negative` |
+    >>> print(answers_table((Answer(q, Fraction(9), 1, 1, (9,)),)).splitlines()[-1])
+    | 15 | number of updates of the naive cycle | 9 (sample data — not the homework's answer) | `pla run sample_15.dat --order cyclic --zero negative` |
     """
-    lines = ["| question | asks | answer | command |", "|---|---|---|---|"]
+    lines = [SAMPLE_CAPTION, "",
+             "| question | asks | answer on the sample data | command on the sample files |",
+             "|---|---|---|---|"]
     for a in answers:
-        lines.append(f"| {a.question.number} | {a.question.asks} | {_shown(a)} | "
+        lines.append(f"| {a.question.number} | {a.question.asks} | {_shown(a)} {SAMPLE_ROW_NOTE} | "
                      f"`{a.question.command(*_files(a.question))}` |")
     return "\n".join(lines)
 
@@ -221,7 +189,8 @@ def answers_table(answers: tuple[Answer, ...]) -> str:
 def variants_table(variants: tuple[Answer, ...], answers: tuple[Answer, ...]) -> str:
     """The Markdown table of the variants next to the homework's answers."""
     by_number = {a.question.number: a for a in answers}
-    lines = ["| question | if instead ... | answer | homework's convention | command |",
+    lines = ["| question | if instead ... | answer (sample data) | "
+             "homework's convention (sample data) | command |",
              "|---|---|---|---|---|"]
     for v in variants:
         q = v.question
