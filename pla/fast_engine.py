@@ -62,7 +62,7 @@ _MAX_BLOCK = 1 << 15   # rows scanned at most per block
 class EngineStats:
     """How a run was computed (for benchmarks and tests): blocks scanned on each path."""
 
-    float_blocks: int = 0
+    float_blocks: int = 0       # (filtered engine: float blocks whose signs are certified)
     int64_blocks: int = 0
     bigint_blocks: int = 0
     rows_scanned: int = 0
@@ -334,17 +334,25 @@ def run_fast(
     value forces the big-integer path earlier (tests use it) and never changes the results.
     ``carriers`` is the widest choice of exact arithmetic for the scans: ``float`` (float64
     while provably exact, then int64, then big integers), ``int64`` (no floats at all) or
-    ``bigint`` (Python integers only); the results are the same.
+    ``bigint`` (Python integers only); the results are the same.  Data whose integer rows do
+    not fit in int64 (float-valued data, typically) are scanned by the certified float filter of
+    :mod:`pla.filtered_engine` with ``float``; ``filter`` uses that filter on any data.
     """
     if not 1 <= word_limit <= INT64_LIMIT:
         raise ValueError(f"word_limit must be in [1, 2**63 - 1], not {word_limit}")
-    if carriers not in ("float", "int64", "bigint"):
-        raise ValueError(f"carriers must be float, int64 or bigint, not {carriers!r}")
+    if carriers not in ("float", "int64", "bigint", "filter"):
+        raise ValueError(f"carriers must be float, int64, bigint or filter, not {carriers!r}")
     N = ds.n
     order = visiting_order(N, options) if options.order in ("cyclic", "random-cycle") else None
-    engine = _Engine(ds, options, order if options.order == "random-cycle" else None,
-                     word_limit, on_step, on_update,
-                     stats if stats is not None else EngineStats(), carriers)
+    permutation = order if options.order == "random-cycle" else None
+    stats = stats if stats is not None else EngineStats()
+    engine: Any
+    if carriers == "filter" or (carriers == "float" and ds.int64_rows is None):
+        from pla.filtered_engine import FilteredEngine
+        engine = FilteredEngine(ds, options, permutation, on_step, on_update, stats)
+    else:
+        engine = _Engine(ds, options, permutation, word_limit, on_step, on_update, stats,
+                         carriers)
     budget = budget if budget is not None else Budget(options.max_updates)
     updates = 0
 
