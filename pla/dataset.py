@@ -135,6 +135,49 @@ class Dataset:
             scale //= g
         return cls(tuple(tuple(r) for r in rows), scale, tuple(labels), bias, source)
 
+    @classmethod
+    def from_float_array(cls, X: Any, labels: Sequence[int], *, bias: bool = True,
+                         source: str | None = None) -> "Dataset":
+        """Build from a 2-D array of finite binary floats (float16/32/64), read exactly.
+
+        The same data set as ``from_rows`` of the floats' exact values, built without a Fraction
+        per entry: every float is m·2ᵉ with an integer m of at most 53 bits (``numpy.frexp``),
+        the common scale is 2ᵏ with k the largest −e after removing m's trailing zeros, and each
+        entry is m shifted by e + k ≥ 0 (so the scale and the rows are in lowest terms).
+
+        >>> import numpy as np
+        >>> ds = Dataset.from_float_array(np.array([[0.5, -3.0], [0.25, 0.0]]), [1, -1])
+        >>> ds.scale, ds.rows
+        (4, ((4, 2, -12), (4, 1, 0)))
+        >>> ds == Dataset.from_rows([["1/2", -3], ["1/4", 0]], [1, -1])
+        True
+        """
+        import numpy as np
+
+        array = np.asarray(X)
+        if array.ndim != 2 or array.dtype.kind != "f" or array.dtype.itemsize > 8:
+            raise ValueError("from_float_array needs a 2-D array of float16, float32 or float64")
+        array = array.astype(np.float64)
+        if not np.isfinite(array).all():
+            raise ValueError("Input contains NaN or infinity; features must be finite")
+        if bias:
+            array = np.hstack([np.ones((array.shape[0], 1)), array])
+        mantissa, exponent = np.frexp(array)
+        m = np.ldexp(mantissa, 53).astype(np.int64)        # exact: at most 53 bits
+        e = exponent.astype(np.int64) - 53
+        nonzero = m != 0
+        if not nonzero.any():
+            return cls.from_integers(np.zeros(array.shape, dtype=np.int64).tolist(), 1,
+                                     labels, bias=bias, source=source)
+        low = m & -m                                          # the lowest set bit of m
+        trailing = np.zeros(m.shape, dtype=np.int64)
+        trailing[nonzero] = np.frexp(low[nonzero].astype(np.float64))[1] - 1   # low = 2^trailing
+        k = max(0, int(-(e + trailing)[nonzero].min()))
+        shifts = np.where(nonzero, e + k, 0)                 # m·2^(e+k): an integer
+        rows = [tuple(v << s if s >= 0 else v >> -s for v, s in zip(mr, sr))
+                for mr, sr in zip(m.tolist(), shifts.tolist())]
+        return cls(tuple(rows), 1 << k, tuple(labels), bias, source)
+
     # ----------------------------------------------------------------- views
     @property
     def n(self) -> int:

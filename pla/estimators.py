@@ -168,7 +168,11 @@ class _ExactLinearClassifier(ClassifierMixin, BaseEstimator):
                              f"{name} needs exactly two (use OneVsRestClassifier for more)")
         self.classes_ = classes
         labels = [1 if k == 1 else -1 for k in encoded.tolist()]
-        dataset = Dataset.from_rows(exact_rows(X), labels, bias=self.fit_intercept)
+        dense = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+        if dense.dtype.kind == "f" and dense.dtype.itemsize <= 8 and dense.ndim == 2:
+            dataset = Dataset.from_float_array(dense, labels, bias=self.fit_intercept)  # fast
+        else:
+            dataset = Dataset.from_rows(exact_rows(X), labels, bias=self.fit_intercept)
         seed = self.random_state
         if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
             seed = int(check_random_state(seed).randint(_SEED_LIMIT))

@@ -134,3 +134,20 @@ def test_weights_beyond_the_float_range_are_decided_exactly() -> None:
 def test_float_rows_are_correctly_rounded_and_infinite_beyond_range() -> None:
     ds = pla.Dataset.from_rows([["1/3", 2**1100], ["-1/3", -(2**1100)]], [1, -1], bias=False)
     assert float_rows(ds).tolist() == [[1 / 3, math.inf], [-1 / 3, -math.inf]]
+
+
+# ------------------------------------------------------------------ float arrays read exactly
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(adversarial_floats.map(float), min_size=3, max_size=3),
+                min_size=1, max_size=5), st.booleans(), st.sampled_from(["float64", "float32"]))
+def test_from_float_array_is_from_rows_of_the_exact_values(rows, bias, dtype) -> None:
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        array = np.array(rows, dtype=dtype)
+    if not np.isfinite(array).all():
+        return
+    labels = [1 if k % 2 else -1 for k in range(len(rows))]
+    expected = pla.Dataset.from_rows([[Fraction(float(v)) for v in row] for row in array],
+                                     labels, bias=bias)
+    assert pla.Dataset.from_float_array(array, labels, bias=bias) == expected
