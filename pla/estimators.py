@@ -293,14 +293,30 @@ class Perceptron(_ExactLinearClassifier):
             limit = (f"max_updates={self.max_updates}" if result.stopped_by == "max-updates"
                      else f"timeout={self.timeout}")
             warnings.warn(f"Perceptron stopped by {limit} after {result.updates} updates with a "
-                          "mistake left: the data may not be linearly separable (see "
-                          "pla.Pocket), or need a larger budget", ConvergenceWarning,
+                          f"mistake left: {_what_is_known(dataset)}", ConvergenceWarning,
                           stacklevel=2)
         return self
 
     def _run(self, dataset: Dataset, options: RunOptions) -> Result:
         """The PLA run behind :meth:`fit` (:class:`verify.CheckedPerceptron` checks it)."""
         return run(dataset, options=options, keep_steps=False, timeout=self.timeout)
+
+
+def _what_is_known(dataset: Dataset) -> str:
+    """The end of the ConvergenceWarning: the proven bound on the updates when a separator is
+    found and checked exactly (:mod:`pla.update_bound`), else what may be the matter."""
+    from pla.update_bound import MAX_LP_ENTRIES, separator_update_bound
+
+    if dataset.n * dataset.dim > MAX_LP_ENTRIES:
+        return ("whether the data are linearly separable was not searched at this size "
+                "(`pla certify` decides it); raise max_updates, or see pla.Pocket")
+    bound = separator_update_bound(dataset)
+    if bound is None:
+        return ("the data may not be linearly separable (see pla.Pocket), or need a larger "
+                "budget")
+    return (f"the data are linearly separable, and PLA is proven to halt within {bound:,} "
+            f"(≈ {bound:.1e}) updates (Novikoff's bound, from a separator checked exactly); "
+            "raise max_updates to reach it, or see pla.Pocket")
 
 
 class Pocket(_ExactLinearClassifier):
