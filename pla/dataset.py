@@ -29,6 +29,8 @@ from pla.files import shown_path
 
 __all__ = ["Dataset", "DataError"]
 
+_FINGERPRINT_ROWS = 4096    # rows hashed per block (bounded memory)
+
 
 class DataError(ValueError):
     """Bad input data, located in a file: ``str(error)`` is ``FILE:LINE: what is wrong``.
@@ -212,9 +214,46 @@ class Dataset:
         """
         h = hashlib.sha256()
         h.update(f"pla-verify-data/1\n{self.n} {self.dim} {int(self.bias)} {self.scale}\n".encode())
-        for y, row in zip(self.labels, self.rows):
-            h.update((f"{y} " + " ".join(map(str, row)) + "\n").encode())
+        # The text hashed is "y r1 r2 ...\n" per example; it is built a block of rows at a time
+        # (tokens and separators interleaved by slice assignment, one join) rather than one
+        # join per row: the same bytes, a few times faster on many short rows.
+        width = self.dim + 1
+        step = _FINGERPRINT_ROWS
+        table = self._small_int_strings()
+        separators = [" "] * (width - 1) + ["\n"]
+        for start in range(0, self.n, step):
+            labels = self.labels[start:start + step]
+            if table is not None:      # decimal strings by table look-up, text as one array
+                import numpy as np
+
+                strings, offset = table
+                block = np.column_stack([self.int64_labels[start:start + step],
+                                         self.int64_rows[start:start + step]])
+                cells = np.empty((block.shape[0], 2 * width), dtype=object)
+                cells[:, 0::2] = strings[offset + block]
+                cells[:, 1::2] = separators
+                h.update("".join(cells.ravel().tolist()).encode())
+                continue
+            tokens = list(map(str, chain.from_iterable(
+                (y, *row) for y, row in zip(labels, self.rows[start:start + step]))))
+            text = [""] * (2 * len(tokens))
+            text[0::2] = tokens
+            text[1::2] = separators * len(labels)
+            h.update("".join(text).encode())
         return h.hexdigest()
+
+    def _small_int_strings(self) -> tuple[Any, int] | None:
+        """(strings, offset) with strings[offset + v] == str(v) for every entry v, when the
+        int64 matrix exists and its entries are small (|v| ≤ 2¹⁶); else None."""
+        import numpy as np
+
+        if self.n * self.dim < 4096 or self.int64_rows is None:
+            return None
+        R = self.int64_rows
+        largest = max(int(R.max()), -int(R.min()), 1)       # 1: the labels ±1 too
+        if largest > 2**16:
+            return None
+        return np.array([str(v) for v in range(-largest, largest + 1)], dtype=object), largest
 
     @cached_property
     def int64_rows(self) -> Any:

@@ -151,3 +151,34 @@ def test_from_float_array_is_from_rows_of_the_exact_values(rows, bias, dtype) ->
     expected = pla.Dataset.from_rows([[Fraction(float(v)) for v in row] for row in array],
                                      labels, bias=bias)
     assert pla.Dataset.from_float_array(array, labels, bias=bias) == expected
+
+
+# ------------------------------------------------------------------ the fingerprint's meaning
+def _fingerprint_row_by_row(ds: pla.Dataset) -> str:
+    """The fingerprint as it was first written: one join per row (the meaning to keep)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    h.update(f"pla-verify-data/1\n{ds.n} {ds.dim} {int(ds.bias)} {ds.scale}\n".encode())
+    for y, row in zip(ds.labels, ds.rows):
+        h.update((f"{y} " + " ".join(map(str, row)) + "\n").encode())
+    return h.hexdigest()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.integers(-(2**17), 2**17), st.integers(-(2**70), 2**70)),
+                         min_size=2, max_size=2), min_size=1, max_size=4),
+       st.booleans(), st.sampled_from([1, 1500]))
+def test_fingerprint_hashes_the_same_text_as_row_by_row(rows, bias, copies) -> None:
+    """Small and large entries, few and many rows (the table look-up starts at 4096 cells)."""
+    rows = rows * copies
+    ds = pla.Dataset.from_rows(rows, [1 if k % 3 else -1 for k in range(len(rows))], bias=bias)
+    assert ds.fingerprint == _fingerprint_row_by_row(ds)
+
+
+def test_fingerprint_of_many_rows_spans_blocks() -> None:
+    import pla.dataset
+
+    rows = [[k % 7 - 3, k] for k in range(pla.dataset._FINGERPRINT_ROWS * 2 + 5)]
+    ds = pla.Dataset.from_rows(rows, [1 if k % 2 else -1 for k in range(len(rows))])
+    assert ds.fingerprint == _fingerprint_row_by_row(ds)
