@@ -246,6 +246,63 @@ def processes(directory: Path, args: argparse.Namespace,
     return out
 
 
+#: The measuring wrapper: one child process, its peak resident set (KiB on Linux).
+_PEAK = ("import resource, subprocess, sys; "
+         "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+         "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_rss(command: list[str]) -> int:
+    """Peak resident memory in bytes of one process running ``command`` (a fresh wrapper, so
+    no earlier child's peak counts)."""
+    done = subprocess.run([sys.executable, "-c", _PEAK, *command], capture_output=True,
+                          text=True, check=True)
+    code, kib = done.stdout.split()
+    if code != "0":
+        raise RuntimeError(f"{' '.join(command)} exited with {code}")
+    return int(kib) * 1024
+
+
+def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Peak RSS of whole processes on 100,000 × 10 integers (1,000 × 10 with --quick):
+    ``pla run``, ``pla run --check``, and a numpy process holding the same data (loadtxt);
+    ``--before-pla`` adds the same commands of another installation (the code before a change),
+    alternating with these; medians of ``--repeat``."""
+    n = 1_000 if args.quick else 100_000
+    rng = np.random.default_rng(31)
+    w = rng.integers(-5, 6, size=11)
+    w[1] = w[1] or 1
+    X = rng.integers(-100, 101, size=(3 * n, 10))
+    score = w[0] + X @ w[1:]
+    keep = np.abs(score) >= 30
+    X, score = X[keep][:n], score[keep][:n]
+    path = directory / "integers.dat"
+    with open(path, "w") as handle:
+        for row, s in zip(X.tolist(), score.tolist()):
+            handle.write(" ".join(map(str, row)) + (" +1\n" if s > 0 else " -1\n"))
+    commands: dict[str, list[str]] = {}
+    installs = [("", str(Path(sys.executable).parent / "pla"))]
+    if args.before_pla:
+        installs.insert(0, ("before: ", args.before_pla))
+    for prefix, pla_command in installs:
+        commands[f"{prefix}pla run"] = [pla_command, "run", str(path)]
+        commands[f"{prefix}pla run --check"] = [pla_command, "run", str(path), "--check"]
+    commands["numpy loadtxt (the data held)"] = [
+        sys.executable, "-c", f"import numpy; a = numpy.loadtxt({str(path)!r})"]
+    peaks: dict[str, list[int]] = {label: [] for label in commands}
+    for _ in range(max(1, args.repeat)):
+        for label, command in commands.items():
+            peaks[label].append(peak_rss(command))
+    return {"n": n, "d": 10, "peak_bytes": {k: int(statistics.median(v))
+                                             for k, v in peaks.items()}}
+
+
+def print_memory(memory: dict[str, Any]) -> None:
+    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers:")
+    for label, peak in memory["peak_bytes"].items():
+        print(f"  {label:36} {peak / 2**20:8.1f} MiB")
+
+
 def print_report(report: dict[str, Any]) -> None:
     print(f"machine: {report['machine']['cpu']}, {report['machine']['cpus']} CPUs, load "
           f"{report['machine']['load_average']}")
@@ -292,7 +349,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fraction-cost", type=float, default=2e-6, metavar="SECONDS")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--memory-only", action="store_true",
+                        help="measure only the peak memory of whole processes on 100,000 x 10 "
+                             "integers, and update it in --output")
+    parser.add_argument("--before-pla", metavar="PATH",
+                        help="another installation's pla to measure side by side (--memory-only)")
     args = parser.parse_args(argv)
+    if args.memory_only:
+        report = json.loads(args.output.read_text()) if args.output.exists() else {}
+        with tempfile.TemporaryDirectory() as directory:
+            report["memory"] = memory_peaks(Path(directory), args)
+        report["memory"]["machine"] = machine()
+        report["memory"]["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds")
+        print_memory(report["memory"])
+        args.output.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"\nresults written to {args.output}")
+        return 0
     started = time.time()
     report: dict[str, Any] = {
         "benchmark": "scaling", "margin": MARGIN,
@@ -312,8 +385,10 @@ def main(argv: list[str] | None = None) -> int:
     many = min(measured, key=lambda r: abs(math.log(max(r["updates"], 1) / 1e5)), default=None)
     with tempfile.TemporaryDirectory() as directory:
         report["processes"] = processes(Path(directory), args, many)
+        report["memory"] = memory_peaks(Path(directory), args)
     report["seconds_total"] = time.time() - started
     print_report(report)
+    print_memory(report["memory"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\nresults written to {args.output}")

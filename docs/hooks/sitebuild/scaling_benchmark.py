@@ -92,6 +92,16 @@ def scaling_markdown(report: dict[str, Any]) -> str:
                          f"{p['check']['wall_seconds']:.3f} s | {p['ratio_wall']:.2f} | "
                          f"{p['ratio_cpu']:.2f} |")
         lines.append("")
+    memory = report.get("memory")
+    if memory:
+        m = memory.get("machine", report["machine"])
+        lines += [f"Peak resident memory of whole processes on {memory['n']:,} × {memory['d']} "
+                  f"integers (medians; recorded {memory.get('date', report['date'])[:10]} on "
+                  f"{m['cpu']}; *before* is the code before the change that reduced it):", "",
+                  "| process | peak MiB |", "|---|---:|"]
+        for label, peak in memory["peak_bytes"].items():
+            lines.append(f"| {label} | {peak / 2**20:.1f} |")
+        lines.append("")
     return "\n".join(lines)
 
 
