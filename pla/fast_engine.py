@@ -68,6 +68,23 @@ class EngineStats:
     rows_scanned: int = 0
 
 
+def integer_start(ds: "Dataset", options: "RunOptions") -> tuple[int, int, list[int]]:
+    """(D, k, W): the weights' common denominator D (w = W / D), the step multiplier k
+    (η·xₙ = k·rowₙ / D) and the integers W of w₀.
+
+    >>> from pla.dataset import Dataset
+    >>> integer_start(Dataset.from_rows([["1/2"]], [1]), RunOptions(eta="2/3", w0=(1, "1/4")))
+    (12, 4, [12, 3])
+    """
+    eta, L = options.eta, ds.scale
+    w0 = options.initial_weights(ds.dim)
+    D = lcm(eta.denominator * L, *(v.denominator for v in w0)) if options.w0 is not None \
+        else eta.denominator * L
+    W = [v.numerator * (D // v.denominator) for v in w0] if options.w0 is not None \
+        else [0] * ds.dim
+    return D, D * eta.numerator // (eta.denominator * L), W
+
+
 class _Engine:
     """W (the weights times D) and the data, in the order the points are visited.
 
@@ -83,15 +100,11 @@ class _Engine:
         import numpy as np
 
         self.np = np
-        eta = options.eta
-        w0 = options.initial_weights(ds.dim)
         self.dataset = ds
         self.order = order                      # visiting position -> row index (None: same)
         self.n = ds.n
         self.L = ds.scale
-        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0)) \
-            if options.w0 is not None else eta.denominator * self.L
-        self.k = self.D * eta.numerator // (eta.denominator * self.L)   # η·x = k·row / D
+        self.D, self.k, W = integer_start(ds, options)
         self.rows = ds.rows
         self.labels = ds.labels
         self.on_step = on_step
@@ -102,8 +115,6 @@ class _Engine:
         self.limit2 = word_limit * word_limit
         float_limit = min(word_limit, FLOAT_EXACT_LIMIT)
         self.float_limit2 = float_limit * float_limit
-        W = [v.numerator * (self.D // v.denominator) for v in w0] if options.w0 is not None \
-            else [0] * ds.dim
         self.norm2 = sum(v * v for v in W)
         R = ds.int64_rows            # None: an entry beyond int64, Python integers throughout
         self.row_norm2: Any

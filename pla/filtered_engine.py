@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 import math
-from math import lcm
 from operator import mul
 from typing import TYPE_CHECKING, Any, Callable
 
+from pla.fast_engine import integer_start
 from pla.runs import Step
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,15 +127,12 @@ class FilteredEngine:
 
         self.np = np
         eta = options.eta
-        w0 = options.initial_weights(ds.dim)
         self.dataset = ds
         self.order = order
         self.n = ds.n
         self.d = ds.dim
         self.L = ds.scale
-        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0)) \
-            if options.w0 is not None else eta.denominator * self.L
-        self.k = self.D * eta.numerator // (eta.denominator * self.L)   # η·x = k·row / D
+        self.D, self.k, self.W = integer_start(ds, options)      # w = W / D; η·x = k·row / D
         self.rows = ds.rows
         self.labels = ds.labels
         self.on_step = on_step
@@ -143,8 +140,6 @@ class FilteredEngine:
         self.stats = stats
         self.pos_strict = options.zero in ("positive", "correct")
         self.neg_strict = options.zero in ("negative", "correct")
-        self.W = [v.numerator * (self.D // v.denominator) for v in w0] if options.w0 is not None \
-            else [0] * ds.dim
         self.pending: dict[int, int] = {}       # row index -> net y-signed updates not in W
         X = float_rows(ds)
         if order is not None:
