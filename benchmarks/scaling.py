@@ -297,6 +297,74 @@ def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                                              for k, v in peaks.items()}}
 
 
+#: The numpy process ``pla run`` is compared with: read the file with ``loadtxt`` and run the
+#: float64 block-scan PLA (the visiting order of the exact engine, cyclic), nothing imported
+#: beyond numpy.
+NUMPY_PLA = """
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1])
+X = np.hstack([np.ones((a.shape[0], 1)), a[:, :-1]]); y = a[:, -1]
+n = X.shape[0]; w = np.zeros(X.shape[1]); pos = clean = 0; block = 16
+for _ in range(10**6):
+    size = min(block, n - pos, n - clean)
+    hits = np.flatnonzero(y[pos:pos + size] * (X[pos:pos + size] @ w) <= 0)
+    if hits.size:
+        i = pos + int(hits[0]); w += y[i] * X[i]; clean = 0
+        block = max(16, min(1 << 15, 2 * (int(hits[0]) + 1))); pos = i + 1 if i + 1 < n else 0
+    else:
+        clean += size
+        if clean >= n:
+            break
+        block = min(1 << 15, 2 * block); pos = (pos + size) % n
+"""
+
+
+def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Whole ``pla run`` processes against the numpy loadtxt + float PLA process on the same
+    file, alternating, CPU-time medians of ``--repeat``: 100,000 × 10 integers, 1,000 × 1,000
+    and 10,000 × 100 3-decimal data (smaller with --quick); ``--before-pla`` adds another
+    installation's ``pla run`` (the code before a change) to the alternation."""
+    shapes = [(1_000, 10, "integer"), (100, 100, "decimal")] if args.quick else \
+        [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal")]
+    pla_command = str(Path(sys.executable).parent / "pla")
+    out: dict[str, Any] = {}
+    for k, (n, d, kind) in enumerate(shapes):
+        label = f"{n:,} x {d:,} {'integers' if kind == 'integer' else '3-decimal'}"
+        print(f"... versus numpy: {label}", file=sys.stderr, flush=True)
+        X, y = generate(n, d, kind, 290 + k)
+        path = directory / f"versus-{k}.dat"
+        write_file(path, X, y, kind)
+        commands = {"pla run": [pla_command, "run", str(path)],
+                    "numpy": [sys.executable, "-c", NUMPY_PLA, str(path)]}
+        if args.before_pla:
+            commands["before: pla run"] = [args.before_pla, "run", str(path)]
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(max(3, args.repeat)):
+            for name, command in commands.items():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(command, capture_output=True, check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(after.ru_utime - before.ru_utime
+                                 + after.ru_stime - before.ru_stime)
+        ratios = [a / b for a, b in zip(cpu["pla run"], cpu["numpy"])]
+        out[label] = {"pla_cpu_seconds": statistics.median(cpu["pla run"]),
+                      "numpy_cpu_seconds": statistics.median(cpu["numpy"]),
+                      "ratio_median": statistics.median(ratios)}
+        if args.before_pla:
+            out[label]["before_ratio_median"] = statistics.median(
+                a / b for a, b in zip(cpu["before: pla run"], cpu["numpy"]))
+    return out
+
+
+def print_versus_numpy(rows: dict[str, Any]) -> None:
+    print("\nwhole processes: pla run vs numpy loadtxt + float PLA (CPU, medians):")
+    for label, r in rows.items():
+        before = (f" (before: {r['before_ratio_median']:.2f}x)"
+                  if "before_ratio_median" in r else "")
+        print(f"  {label:32} {r['pla_cpu_seconds']:7.3f} s {r['numpy_cpu_seconds']:7.3f} s "
+              f"{r['ratio_median']:6.2f}x{before}")
+
+
 def print_memory(memory: dict[str, Any]) -> None:
     print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers:")
     for label, peak in memory["peak_bytes"].items():
@@ -352,9 +420,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-only", action="store_true",
                         help="measure only the peak memory of whole processes on 100,000 x 10 "
                              "integers, and update it in --output")
+    parser.add_argument("--versus-numpy-only", action="store_true",
+                        help="measure only whole pla run processes against numpy loadtxt + "
+                             "float PLA processes, and update them in --output")
     parser.add_argument("--before-pla", metavar="PATH",
                         help="another installation's pla to measure side by side (--memory-only)")
     args = parser.parse_args(argv)
+    if args.versus_numpy_only:
+        report = json.loads(args.output.read_text()) if args.output.exists() else {}
+        with tempfile.TemporaryDirectory() as directory:
+            report["versus_numpy"] = versus_numpy(Path(directory), args)
+        report["versus_numpy_machine"] = machine()
+        print_versus_numpy(report["versus_numpy"])
+        args.output.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"\nresults written to {args.output}")
+        return 0
     if args.memory_only:
         report = json.loads(args.output.read_text()) if args.output.exists() else {}
         with tempfile.TemporaryDirectory() as directory:
@@ -386,9 +466,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as directory:
         report["processes"] = processes(Path(directory), args, many)
         report["memory"] = memory_peaks(Path(directory), args)
+        report["versus_numpy"] = versus_numpy(Path(directory), args)
     report["seconds_total"] = time.time() - started
     print_report(report)
     print_memory(report["memory"])
+    print_versus_numpy(report["versus_numpy"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\nresults written to {args.output}")

@@ -102,6 +102,21 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         for label, peak in memory["peak_bytes"].items():
             lines.append(f"| {label} | {peak / 2**20:.1f} |")
         lines.append("")
+    versus = report.get("versus_numpy")
+    if versus:
+        m = report.get("versus_numpy_machine", report["machine"])
+        load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
+        lines += ["Whole `pla run` processes against a numpy process that reads the same file "
+                  "with `loadtxt` and runs the float64 block-scan PLA (CPU-time medians of "
+                  f"alternating runs on {m['cpu']}{load}):",
+                  "", "| data | pla run | numpy loadtxt + float PLA | ratio (median) | "
+                  "ratio before the change |", "|---|---:|---:|---:|---:|"]
+        for label, r in versus.items():
+            before = f"{r['before_ratio_median']:.2f}×" if "before_ratio_median" in r else "–"
+            lines.append(f"| {label} | {r['pla_cpu_seconds']:.3f} s | "
+                         f"{r['numpy_cpu_seconds']:.3f} s | {r['ratio_median']:.2f}× | "
+                         f"{before} |")
+        lines.append("")
     return "\n".join(lines)
 
 
