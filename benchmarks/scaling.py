@@ -403,6 +403,23 @@ def print_report(report: dict[str, Any]) -> None:
               f"{r['ratio_cpu']:.2f} CPU")
 
 
+def _update_one_part(args: argparse.Namespace) -> int:
+    """--memory-only / --versus-numpy-only: measure that part alone, with its machine and
+    date, and update it in the results file (the rest of the file is kept)."""
+    report = json.loads(args.output.read_text()) if args.output.exists() else {}
+    key, measure, show = (("versus_numpy", versus_numpy, print_versus_numpy)
+                          if args.versus_numpy_only else ("memory", memory_peaks, print_memory))
+    with tempfile.TemporaryDirectory() as directory:
+        report[key] = measure(Path(directory), args)
+    report[f"{key}_machine"] = machine()
+    report[f"{key}_date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec="seconds")
+    show(report[key])
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"\nresults written to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small shapes (a smoke test)")
@@ -424,28 +441,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure only whole pla run processes against numpy loadtxt + "
                              "float PLA processes, and update them in --output")
     parser.add_argument("--before-pla", metavar="PATH",
-                        help="another installation's pla to measure side by side (--memory-only)")
+                        help="another installation's pla to measure side by side "
+                             "(--memory-only, --versus-numpy-only)")
     args = parser.parse_args(argv)
-    if args.versus_numpy_only:
-        report = json.loads(args.output.read_text()) if args.output.exists() else {}
-        with tempfile.TemporaryDirectory() as directory:
-            report["versus_numpy"] = versus_numpy(Path(directory), args)
-        report["versus_numpy_machine"] = machine()
-        print_versus_numpy(report["versus_numpy"])
-        args.output.write_text(json.dumps(report, indent=1) + "\n")
-        print(f"\nresults written to {args.output}")
-        return 0
-    if args.memory_only:
-        report = json.loads(args.output.read_text()) if args.output.exists() else {}
-        with tempfile.TemporaryDirectory() as directory:
-            report["memory"] = memory_peaks(Path(directory), args)
-        report["memory"]["machine"] = machine()
-        report["memory"]["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
-            timespec="seconds")
-        print_memory(report["memory"])
-        args.output.write_text(json.dumps(report, indent=1) + "\n")
-        print(f"\nresults written to {args.output}")
-        return 0
+    if args.versus_numpy_only or args.memory_only:
+        return _update_one_part(args)
     started = time.time()
     report: dict[str, Any] = {
         "benchmark": "scaling", "margin": MARGIN,

@@ -94,9 +94,9 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         lines.append("")
     memory = report.get("memory")
     if memory:
-        m = memory.get("machine", report["machine"])
+        m = report.get("memory_machine", report["machine"])
         lines += [f"Peak resident memory of whole processes on {memory['n']:,} × {memory['d']} "
-                  f"integers (medians; recorded {memory.get('date', report['date'])[:10]} on "
+                  f"integers (medians; recorded {report.get('memory_date', report['date'])[:10]} on "
                   f"{m['cpu']}; *before* is the code before the change that reduced it):", "",
                   "| process | peak MiB |", "|---|---:|"]
         for label, peak in memory["peak_bytes"].items():
