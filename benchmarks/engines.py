@@ -199,6 +199,89 @@ def separates_exactly(w: np.ndarray, ds: pla.Dataset) -> bool:
     return all(y * sum(a * b for a, b in zip(W, row)) > 0 for row, y in zip(ds.rows, ds.labels))
 
 
+# ----------------------------------------------------------------------------- float data
+def float_data_sets(quick: bool) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Float-valued data as a scikit-learn user has it: breast cancer standardised (569 × 30)
+    and a standard-normal 10⁴ × 100 set labelled by a random hyperplane (10³ × 20 with --quick)."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(29)
+    n, d = (1000, 20) if quick else (10_000, 100)
+    G = rng.standard_normal((n, d))
+    h = rng.standard_normal(d + 1)
+    return [("breast cancer, standardised (569 × 30)", StandardScaler().fit_transform(X),
+             np.where(y > 0, 1, -1)),
+            (f"standard normal ({n:,} × {d})", G, np.where(G @ h[1:] + h[0] > 0, 1, -1))]
+
+
+def bench_float_data(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Per-update cost of the exact engine on float data against the float64 block-scan PLA
+    with the same visiting order (cyclic, w₀ = 0, η = 1), both stopped by the same update
+    budget: the median over alternating runs of the CPU-time ratio, and the engine before this
+    filter (Python integers, ``carriers="bigint"``) on a smaller budget."""
+    from pla.estimators import exact_rows
+
+    budget = 2_000 if args.quick else 20_000
+    before_budget = budget // 10
+    rows = []
+    for name, X, y in float_data_sets(args.quick):
+        started = time.process_time()
+        ds = pla.Dataset.from_rows(exact_rows(X), y.tolist())
+        build = time.process_time() - started
+        Xf = np.hstack([np.ones((X.shape[0], 1)), X])
+        yf = y.astype(np.float64)
+        options = RunOptions(max_updates=budget)
+        exact_costs, float_costs, ratios = [], [], []
+        for _ in range(args.repeat):
+            started = time.process_time()
+            w, updates, _epochs, _halted = run_fast(ds, options)
+            exact_cost = (time.process_time() - started) / max(updates, 1)
+            started = time.process_time()
+            wf, float_updates, _ = float_block(Xf, yf, budget)
+            float_cost = (time.process_time() - started) / max(float_updates, 1)
+            exact_costs.append(exact_cost)
+            float_costs.append(float_cost)
+            ratios.append(exact_cost / float_cost)
+        stats = EngineStats()
+        run_fast(ds, options, stats=stats)
+        started = time.process_time()
+        before = run_fast(ds, RunOptions(max_updates=before_budget), carriers="bigint")
+        before_cost = (time.process_time() - started) / max(before[1], 1)
+        same = run_fast(ds, RunOptions(max_updates=before_budget))
+        reference_steps = before_budget // 10
+        reference = pla.run(ds, max_updates=reference_steps, engine="reference", keep_steps=True)
+        filtered = pla.run(ds, max_updates=reference_steps, keep_steps=True)
+        rows.append({
+            "data": name, "n": int(X.shape[0]), "d": int(X.shape[1]),
+            "scale_bits": ds.scale.bit_length(), "dataset_seconds": build,
+            "budget": budget, "updates": updates,
+            "exact_update_seconds": float(np.median(exact_costs)),
+            "float_update_seconds": float(np.median(float_costs)),
+            "ratio_median": float(np.median(ratios)), "ratios": ratios,
+            "float_same_updates": float_updates == updates,
+            "exact_checks": stats.bigint_blocks, "certified_blocks": stats.float_blocks,
+            "before_budget": before_budget, "before_update_seconds": before_cost,
+            "same_as_before": same == before,
+            "reference_updates": reference_steps,
+            "same_steps_as_reference": filtered.steps == reference.steps
+            and filtered.w == reference.w,
+        })
+    return rows
+
+
+def print_float_data(rows: list[dict[str, Any]]) -> None:
+    print("\nfloat-valued data (per update, median of alternating runs):")
+    print(f"  {'data':42} {'updates':>8} {'exact µs':>9} {'float µs':>9} {'ratio':>6} "
+          f"{'before µs':>10}  same as reference")
+    for r in rows:
+        print(f"  {r['data']:42} {r['updates']:8} {r['exact_update_seconds'] * 1e6:9.1f} "
+              f"{r['float_update_seconds'] * 1e6:9.1f} {r['ratio_median']:6.2f} "
+              f"{r['before_update_seconds'] * 1e6:10.1f}  "
+              f"{'yes' if r['same_steps_as_reference'] and r['same_as_before'] else 'NO'}")
+
+
 # ----------------------------------------------------------------------------- measuring
 def best_time(action: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     best, value = float("inf"), None
@@ -397,7 +480,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fraction-cost", type=float, default=2e-6, metavar="SECONDS",
                         help="estimated cost of one Fraction product in the reference (2e-6)")
     parser.add_argument("--output", type=Path, default=RESULTS, help="results JSON file")
+    parser.add_argument("--float-data-only", action="store_true",
+                        help="measure only the float-data table and update it in --output")
     args = parser.parse_args(argv)
+    if args.float_data_only:
+        report = json.loads(args.output.read_text()) if args.output.exists() else {}
+        report["float_data"] = bench_float_data(args)
+        report["float_data_machine"] = machine()
+        report["float_data_date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds")
+        print_float_data(report["float_data"])
+        args.output.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"\nresults written to {args.output}")
+        return 0
     shapes = QUICK_SHAPES if args.quick else SHAPES
     started = time.time()
     report: dict[str, Any] = {
@@ -410,8 +505,13 @@ def main(argv: list[str] | None = None) -> int:
         report["shapes"].append(bench_shape(name, n, d, kind, args, seed=100 + k))
     with tempfile.TemporaryDirectory() as directory:
         report["files"] = bench_files(Path(directory), args)
+    print("... float-valued data", file=sys.stderr, flush=True)
+    report["float_data"] = bench_float_data(args)
+    report["float_data_machine"] = report["machine"]
+    report["float_data_date"] = report["date"]
     report["seconds_total"] = time.time() - started
     print_report(report)
+    print_float_data(report["float_data"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\nresults written to {args.output}")

@@ -246,6 +246,131 @@ def processes(directory: Path, args: argparse.Namespace,
     return out
 
 
+#: The measuring wrapper: one child process, its peak resident set (KiB on Linux).
+_PEAK = ("import resource, subprocess, sys; "
+         "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+         "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_rss(command: list[str]) -> int:
+    """Peak resident memory in bytes of one process running ``command`` (a fresh wrapper, so
+    no earlier child's peak counts)."""
+    done = subprocess.run([sys.executable, "-c", _PEAK, *command], capture_output=True,
+                          text=True, check=True)
+    code, kib = done.stdout.split()
+    if code != "0":
+        raise RuntimeError(f"{' '.join(command)} exited with {code}")
+    return int(kib) * 1024
+
+
+def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Peak RSS of whole processes on 100,000 × 10 integers (1,000 × 10 with --quick):
+    ``pla run``, ``pla run --check``, and a numpy process holding the same data (loadtxt);
+    ``--before-pla`` adds the same commands of another installation (the code before a change),
+    alternating with these; medians of ``--repeat``."""
+    n = 1_000 if args.quick else 100_000
+    rng = np.random.default_rng(31)
+    w = rng.integers(-5, 6, size=11)
+    w[1] = w[1] or 1
+    X = rng.integers(-100, 101, size=(3 * n, 10))
+    score = w[0] + X @ w[1:]
+    keep = np.abs(score) >= 30
+    X, score = X[keep][:n], score[keep][:n]
+    path = directory / "integers.dat"
+    with open(path, "w") as handle:
+        for row, s in zip(X.tolist(), score.tolist()):
+            handle.write(" ".join(map(str, row)) + (" +1\n" if s > 0 else " -1\n"))
+    commands: dict[str, list[str]] = {}
+    installs = [("", str(Path(sys.executable).parent / "pla"))]
+    if args.before_pla:
+        installs.insert(0, ("before: ", args.before_pla))
+    for prefix, pla_command in installs:
+        commands[f"{prefix}pla run"] = [pla_command, "run", str(path)]
+        commands[f"{prefix}pla run --check"] = [pla_command, "run", str(path), "--check"]
+    commands["numpy loadtxt (the data held)"] = [
+        sys.executable, "-c", f"import numpy; a = numpy.loadtxt({str(path)!r})"]
+    peaks: dict[str, list[int]] = {label: [] for label in commands}
+    for _ in range(max(1, args.repeat)):
+        for label, command in commands.items():
+            peaks[label].append(peak_rss(command))
+    return {"n": n, "d": 10, "peak_bytes": {k: int(statistics.median(v))
+                                             for k, v in peaks.items()}}
+
+
+#: The numpy process ``pla run`` is compared with: read the file with ``loadtxt`` and run the
+#: float64 block-scan PLA (the visiting order of the exact engine, cyclic), nothing imported
+#: beyond numpy.
+NUMPY_PLA = """
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1])
+X = np.hstack([np.ones((a.shape[0], 1)), a[:, :-1]]); y = a[:, -1]
+n = X.shape[0]; w = np.zeros(X.shape[1]); pos = clean = 0; block = 16
+for _ in range(10**6):
+    size = min(block, n - pos, n - clean)
+    hits = np.flatnonzero(y[pos:pos + size] * (X[pos:pos + size] @ w) <= 0)
+    if hits.size:
+        i = pos + int(hits[0]); w += y[i] * X[i]; clean = 0
+        block = max(16, min(1 << 15, 2 * (int(hits[0]) + 1))); pos = i + 1 if i + 1 < n else 0
+    else:
+        clean += size
+        if clean >= n:
+            break
+        block = min(1 << 15, 2 * block); pos = (pos + size) % n
+"""
+
+
+def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Whole ``pla run`` processes against the numpy loadtxt + float PLA process on the same
+    file, alternating, CPU-time medians of ``--repeat``: 100,000 × 10 integers, 1,000 × 1,000
+    and 10,000 × 100 3-decimal data (smaller with --quick); ``--before-pla`` adds another
+    installation's ``pla run`` (the code before a change) to the alternation."""
+    shapes = [(1_000, 10, "integer"), (100, 100, "decimal")] if args.quick else \
+        [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal")]
+    pla_command = str(Path(sys.executable).parent / "pla")
+    out: dict[str, Any] = {}
+    for k, (n, d, kind) in enumerate(shapes):
+        label = f"{n:,} x {d:,} {'integers' if kind == 'integer' else '3-decimal'}"
+        print(f"... versus numpy: {label}", file=sys.stderr, flush=True)
+        X, y = generate(n, d, kind, 290 + k)
+        path = directory / f"versus-{k}.dat"
+        write_file(path, X, y, kind)
+        commands = {"pla run": [pla_command, "run", str(path)],
+                    "numpy": [sys.executable, "-c", NUMPY_PLA, str(path)]}
+        if args.before_pla:
+            commands["before: pla run"] = [args.before_pla, "run", str(path)]
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(max(3, args.repeat)):
+            for name, command in commands.items():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(command, capture_output=True, check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(after.ru_utime - before.ru_utime
+                                 + after.ru_stime - before.ru_stime)
+        ratios = [a / b for a, b in zip(cpu["pla run"], cpu["numpy"])]
+        out[label] = {"pla_cpu_seconds": statistics.median(cpu["pla run"]),
+                      "numpy_cpu_seconds": statistics.median(cpu["numpy"]),
+                      "ratio_median": statistics.median(ratios)}
+        if args.before_pla:
+            out[label]["before_ratio_median"] = statistics.median(
+                a / b for a, b in zip(cpu["before: pla run"], cpu["numpy"]))
+    return out
+
+
+def print_versus_numpy(rows: dict[str, Any]) -> None:
+    print("\nwhole processes: pla run vs numpy loadtxt + float PLA (CPU, medians):")
+    for label, r in rows.items():
+        before = (f" (before: {r['before_ratio_median']:.2f}x)"
+                  if "before_ratio_median" in r else "")
+        print(f"  {label:32} {r['pla_cpu_seconds']:7.3f} s {r['numpy_cpu_seconds']:7.3f} s "
+              f"{r['ratio_median']:6.2f}x{before}")
+
+
+def print_memory(memory: dict[str, Any]) -> None:
+    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers:")
+    for label, peak in memory["peak_bytes"].items():
+        print(f"  {label:36} {peak / 2**20:8.1f} MiB")
+
+
 def print_report(report: dict[str, Any]) -> None:
     print(f"machine: {report['machine']['cpu']}, {report['machine']['cpus']} CPUs, load "
           f"{report['machine']['load_average']}")
@@ -278,6 +403,23 @@ def print_report(report: dict[str, Any]) -> None:
               f"{r['ratio_cpu']:.2f} CPU")
 
 
+def _update_one_part(args: argparse.Namespace) -> int:
+    """--memory-only / --versus-numpy-only: measure that part alone, with its machine and
+    date, and update it in the results file (the rest of the file is kept)."""
+    report = json.loads(args.output.read_text()) if args.output.exists() else {}
+    key, measure, show = (("versus_numpy", versus_numpy, print_versus_numpy)
+                          if args.versus_numpy_only else ("memory", memory_peaks, print_memory))
+    with tempfile.TemporaryDirectory() as directory:
+        report[key] = measure(Path(directory), args)
+    report[f"{key}_machine"] = machine()
+    report[f"{key}_date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec="seconds")
+    show(report[key])
+    args.output.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"\nresults written to {args.output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small shapes (a smoke test)")
@@ -292,7 +434,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fraction-cost", type=float, default=2e-6, metavar="SECONDS")
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument("--memory-only", action="store_true",
+                        help="measure only the peak memory of whole processes on 100,000 x 10 "
+                             "integers, and update it in --output")
+    parser.add_argument("--versus-numpy-only", action="store_true",
+                        help="measure only whole pla run processes against numpy loadtxt + "
+                             "float PLA processes, and update them in --output")
+    parser.add_argument("--before-pla", metavar="PATH",
+                        help="another installation's pla to measure side by side "
+                             "(--memory-only, --versus-numpy-only)")
     args = parser.parse_args(argv)
+    if args.versus_numpy_only or args.memory_only:
+        return _update_one_part(args)
     started = time.time()
     report: dict[str, Any] = {
         "benchmark": "scaling", "margin": MARGIN,
@@ -312,8 +465,12 @@ def main(argv: list[str] | None = None) -> int:
     many = min(measured, key=lambda r: abs(math.log(max(r["updates"], 1) / 1e5)), default=None)
     with tempfile.TemporaryDirectory() as directory:
         report["processes"] = processes(Path(directory), args, many)
+        report["memory"] = memory_peaks(Path(directory), args)
+        report["versus_numpy"] = versus_numpy(Path(directory), args)
     report["seconds_total"] = time.time() - started
     print_report(report)
+    print_memory(report["memory"])
+    print_versus_numpy(report["versus_numpy"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\nresults written to {args.output}")

@@ -77,8 +77,15 @@ def read_numbers(data: bytes, first_line: int = 1) -> Numbers | None:
         return Numbers(empty, empty.copy(), empty.copy())
     if len(pieces) == 1:
         return pieces[0]
-    return Numbers(np.concatenate([p.num for p in pieces]), np.concatenate([p.den for p in pieces]),
-                   np.concatenate([p.line for p in pieces]))
+    # One field at a time, each piece's array dropped once copied: the peak is the pieces plus
+    # one joined field, not the pieces plus all three.
+    fields = [[p.num for p in pieces], [p.den for p in pieces], [p.line for p in pieces]]
+    del pieces, piece
+    joined = []
+    for parts in fields:
+        joined.append(np.concatenate(parts))
+        parts.clear()
+    return Numbers(*joined)
 
 
 def _read_chunk(np: Any, chunk: bytes, first_line: int) -> Numbers | None:

@@ -169,7 +169,11 @@ class _ExactLinearClassifier(ClassifierMixin, BaseEstimator):
                              f"{name} needs exactly two (use OneVsRestClassifier for more)")
         self.classes_ = classes
         labels = [1 if k == 1 else -1 for k in encoded.tolist()]
-        dataset = Dataset.from_rows(exact_rows(X), labels, bias=self.fit_intercept)
+        dense = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+        if dense.dtype.kind == "f" and dense.dtype.itemsize <= 8 and dense.ndim == 2:
+            dataset = Dataset.from_float_array(dense, labels, bias=self.fit_intercept)  # fast
+        else:
+            dataset = Dataset.from_rows(exact_rows(X), labels, bias=self.fit_intercept)
         seed = self.random_state
         if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
             seed = int(check_random_state(seed).randint(_SEED_LIMIT))
@@ -291,20 +295,38 @@ class Perceptron(_ExactLinearClassifier):
                      else f"timeout={self.timeout}")
             warnings.warn(f"{type(self).__name__} stopped by {limit} after "
                           f"{format_count(result.updates, 'update')} with a mistake left; "
-                          f"{self._what_is_known(result)}", ConvergenceWarning, stacklevel=2)
+                          f"{self._what_is_known(result, dataset)}", ConvergenceWarning,
+                          stacklevel=2)
         return self
 
-    def _what_is_known(self, result: Result) -> str:
-        """What the warning of a run stopped by its budget says about the data (pla cannot
-        decide separability; :class:`verify.CheckedPerceptron` says what its check proved)."""
-        return ("whether the data are linearly separable is not known here: "
-                "verify.certify(...) decides it with a kernel-checked certificate (and gives "
-                "Novikoff's bound on the updates when they are); verify.CheckedPerceptron "
-                "reports it after fit; pla.Pocket keeps the best w on data that are not")
+    def _what_is_known(self, result: Result, dataset: Dataset) -> str:
+        """What the warning of a run stopped by its budget says about the data: the proven bound
+        when pla finds a separator and checks it exactly, else how to decide it
+        (:class:`verify.CheckedPerceptron` says what its check proved)."""
+        return _what_is_known(dataset)
 
     def _run(self, dataset: Dataset, options: RunOptions) -> Result:
         """The PLA run behind :meth:`fit` (:class:`verify.CheckedPerceptron` checks it)."""
         return run(dataset, options=options, keep_steps=False, timeout=self.timeout)
+
+
+def _what_is_known(dataset: Dataset) -> str:
+    """The end of the ConvergenceWarning: the proven bound on the updates when a separator is
+    found and checked exactly (:mod:`pla.update_bound`), else what may be the matter."""
+    from pla.update_bound import MAX_LP_ENTRIES, separator_update_bound
+
+    if dataset.n * dataset.dim > MAX_LP_ENTRIES:
+        return ("whether the data are linearly separable was not searched at this size: "
+                "verify.certify(...) decides it with a kernel-checked certificate; raise "
+                "max_updates, or see pla.Pocket")
+    bound = separator_update_bound(dataset)
+    if bound is None:
+        return ("the data may not be linearly separable (see pla.Pocket), or need a larger "
+                "budget: verify.certify(...) decides it with a kernel-checked certificate")
+    return (f"the data are linearly separable, and PLA is proven to halt within {bound:,} "
+            f"(≈ {bound:.1e}) updates (Novikoff's bound, from a separator checked exactly); "
+            "raise max_updates to reach it (verify.certify(...) gives the max-margin bound, "
+            "verify.CheckedPerceptron checks the run), or see pla.Pocket")
 
 
 class Pocket(_ExactLinearClassifier):

@@ -62,10 +62,27 @@ _MAX_BLOCK = 1 << 15   # rows scanned at most per block
 class EngineStats:
     """How a run was computed (for benchmarks and tests): blocks scanned on each path."""
 
-    float_blocks: int = 0
+    float_blocks: int = 0       # (filtered engine: float blocks whose signs are certified)
     int64_blocks: int = 0
     bigint_blocks: int = 0
     rows_scanned: int = 0
+
+
+def integer_start(ds: "Dataset", options: "RunOptions") -> tuple[int, int, list[int]]:
+    """(D, k, W): the weights' common denominator D (w = W / D), the step multiplier k
+    (η·xₙ = k·rowₙ / D) and the integers W of w₀.
+
+    >>> from pla.dataset import Dataset
+    >>> integer_start(Dataset.from_rows([["1/2"]], [1]), RunOptions(eta="2/3", w0=(1, "1/4")))
+    (12, 4, [12, 3])
+    """
+    eta, L = options.eta, ds.scale
+    w0 = options.initial_weights(ds.dim)
+    D = lcm(eta.denominator * L, *(v.denominator for v in w0)) if options.w0 is not None \
+        else eta.denominator * L
+    W = [v.numerator * (D // v.denominator) for v in w0] if options.w0 is not None \
+        else [0] * ds.dim
+    return D, D * eta.numerator // (eta.denominator * L), W
 
 
 class _Engine:
@@ -83,15 +100,11 @@ class _Engine:
         import numpy as np
 
         self.np = np
-        eta = options.eta
-        w0 = options.initial_weights(ds.dim)
         self.dataset = ds
         self.order = order                      # visiting position -> row index (None: same)
         self.n = ds.n
         self.L = ds.scale
-        self.D = lcm(eta.denominator * self.L, *(v.denominator for v in w0)) \
-            if options.w0 is not None else eta.denominator * self.L
-        self.k = self.D * eta.numerator // (eta.denominator * self.L)   # η·x = k·row / D
+        self.D, self.k, W = integer_start(ds, options)
         self.rows = ds.rows
         self.labels = ds.labels
         self.on_step = on_step
@@ -102,8 +115,6 @@ class _Engine:
         self.limit2 = word_limit * word_limit
         float_limit = min(word_limit, FLOAT_EXACT_LIMIT)
         self.float_limit2 = float_limit * float_limit
-        W = [v.numerator * (self.D // v.denominator) for v in w0] if options.w0 is not None \
-            else [0] * ds.dim
         self.norm2 = sum(v * v for v in W)
         R = ds.int64_rows            # None: an entry beyond int64, Python integers throughout
         self.row_norm2: Any
@@ -334,17 +345,25 @@ def run_fast(
     value forces the big-integer path earlier (tests use it) and never changes the results.
     ``carriers`` is the widest choice of exact arithmetic for the scans: ``float`` (float64
     while provably exact, then int64, then big integers), ``int64`` (no floats at all) or
-    ``bigint`` (Python integers only); the results are the same.
+    ``bigint`` (Python integers only); the results are the same.  Data whose integer rows do
+    not fit in int64 (float-valued data, typically) are scanned by the certified float filter of
+    :mod:`pla.filtered_engine` with ``float``; ``filter`` uses that filter on any data.
     """
     if not 1 <= word_limit <= INT64_LIMIT:
         raise ValueError(f"word_limit must be in [1, 2**63 - 1], not {word_limit}")
-    if carriers not in ("float", "int64", "bigint"):
-        raise ValueError(f"carriers must be float, int64 or bigint, not {carriers!r}")
+    if carriers not in ("float", "int64", "bigint", "filter"):
+        raise ValueError(f"carriers must be float, int64, bigint or filter, not {carriers!r}")
     N = ds.n
     order = visiting_order(N, options) if options.order in ("cyclic", "random-cycle") else None
-    engine = _Engine(ds, options, order if options.order == "random-cycle" else None,
-                     word_limit, on_step, on_update,
-                     stats if stats is not None else EngineStats(), carriers)
+    permutation = order if options.order == "random-cycle" else None
+    stats = stats if stats is not None else EngineStats()
+    engine: Any
+    if carriers == "filter" or (carriers == "float" and ds.int64_rows is None):
+        from pla.filtered_engine import FilteredEngine
+        engine = FilteredEngine(ds, options, permutation, on_step, on_update, stats)
+    else:
+        engine = _Engine(ds, options, permutation, word_limit, on_step, on_update, stats,
+                         carriers)
     budget = budget if budget is not None else Budget(options.max_updates)
     updates = 0
 

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from itertools import chain
 from math import lcm
 from typing import Any
 
@@ -194,7 +195,11 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
     multipliers = [scale // v for v in distinct.tolist()]
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
     if scale <= _INT64_LIMIT and largest * max(multipliers) <= _INT64_LIMIT:
-        values = num * np.array(multipliers, dtype=np.int64)[where.reshape(num.shape)]
+        if scale == 1:               # integer data: the numerators are the values
+            values = np.ascontiguousarray(num)
+        else:
+            values = num * np.array(multipliers, dtype=np.int64)[where.reshape(num.shape)]
+        del where, den
         if bias:
             values = np.concatenate([np.full((values.shape[0], 1), scale, dtype=np.int64),
                                      values], axis=1)
@@ -205,7 +210,9 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
         if g > 1:
             values //= g
             scale //= g
-        rows = tuple(map(tuple, values.tolist()))
+        # Python rows a block at a time: no list of lists of the whole matrix next to them.
+        rows = tuple(chain.from_iterable(map(tuple, values[start:start + 4096].tolist())
+                                         for start in range(0, values.shape[0], 4096)))
         dataset = Dataset(rows, scale, tuple(y), bias, path)
         values.setflags(write=False)
         dataset.__dict__["int64_rows"] = values      # the cached matrix the fast engine uses

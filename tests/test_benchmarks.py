@@ -32,6 +32,7 @@ def test_quick_benchmark_runs_and_the_docs_tables_render(tmp_path):
                 assert engines[peer]["identical_w"] and engines[peer]["separates"]
     assert all(entry["same"] for entry in report["files"]["reading"].values())
     assert all(entry["exit_code"] == 0 for entry in report["files"]["process"].values())
+    assert all(r["same_steps_as_reference"] and r["same_as_before"] for r in report["float_data"])
     page = expand_benchmark_marker("# B\n\n<!-- benchmark-tables -->\n", output)
     assert not MARKER.search(page) and "| exact, fast engine (default) |" in page
     assert "x fast" in done.stdout and "results written" in done.stdout
@@ -42,7 +43,17 @@ def test_the_committed_results_file_renders():
     report = json.loads(results.read_text())
     text = benchmark_markdown(report)
     assert report["date"][:10] in text and report["machine"]["cpu"] in text
-    assert text.count("### ") == len(report["shapes"]) + 2
+    assert text.count("### ") == len(report["shapes"]) + 2 + bool(report.get("float_data"))
+
+
+def test_the_float_data_table_shows_identical_runs_and_the_ratio():
+    report = json.loads((ROOT / "benchmarks" / "results" / "engines.json").read_text())
+    rows = report["float_data"]
+    assert {r["data"].split(",")[0] for r in rows} == {"breast cancer", "standard normal (10"}
+    assert all(r["same_steps_as_reference"] and r["same_as_before"] for r in rows)
+    table = benchmark_markdown(report).split("### Float-valued data")[1]
+    for r in rows:
+        assert f"| {r['data']} | {r['updates']:,} |" in table and "**NO**" not in table
 
 
 def test_the_committed_scaling_results_render_as_a_table_and_a_figure(tmp_path):
@@ -62,3 +73,26 @@ def test_the_committed_scaling_results_render_as_a_table_and_a_figure(tmp_path):
     assert all(p["ratio_wall"] > 0 for p in report["processes"].values())
     figure = draw_scaling_figure(results, tmp_path)
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_committed_memory_peaks_render_with_the_numpy_process_for_scale():
+    from sitebuild.scaling_benchmark import expand_scaling_marker
+
+    results = ROOT / "benchmarks" / "results" / "scaling.json"
+    memory = json.loads(results.read_text())["memory"]
+    page = expand_scaling_marker("# S\n\n<!-- scaling-benchmark -->\n", results)
+    for label, peak in memory["peak_bytes"].items():
+        assert f"| {label} | {peak / 2**20:.1f} |" in page
+    assert {"pla run", "pla run --check", "numpy loadtxt (the data held)"} <= set(
+        memory["peak_bytes"])
+
+
+def test_the_committed_whole_process_comparison_with_numpy_renders():
+    from sitebuild.scaling_benchmark import expand_scaling_marker
+
+    results = ROOT / "benchmarks" / "results" / "scaling.json"
+    versus = json.loads(results.read_text())["versus_numpy"]
+    page = expand_scaling_marker("# S\n\n<!-- scaling-benchmark -->\n", results)
+    assert len(versus) == 3
+    for label, r in versus.items():
+        assert f"| {label} | {r['pla_cpu_seconds']:.3f} s |" in page and r["ratio_median"] > 0

@@ -63,10 +63,10 @@ class CheckedPerceptron(Perceptron):
         self.certificate_ = checked.report
         return checked.result
 
-    def _what_is_known(self, result: Result) -> str:
+    def _what_is_known(self, result: Result, dataset: Dataset) -> str:
         report = getattr(self, "certificate_", None)
         if report is None:
-            return super()._what_is_known(result)
+            return super()._what_is_known(result, dataset)
         if report.wf is None:
             return ("the data are NOT linearly separable (Gordan certificate checked by the "
                     "kernel): no budget is enough; pla.Pocket keeps the best w it meets")

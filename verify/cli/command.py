@@ -122,7 +122,6 @@ def _main(argv: Sequence[str] | None) -> int:
     from pla.dataset import DataError
     from pla.files import InputRefused, OutputRefused, Terminated, shown_path
     from pla.perceptron import OptionError
-    from verify.checks.monitor import ProofViolation
 
     # Exact results may have more digits than CPython's default int<->str limit (4300); every
     # reader bounds the digits of what it parses itself (--max-digits).
@@ -134,9 +133,6 @@ def _main(argv: Sequence[str] | None) -> int:
     except (DataError, OptionError, UsageError, InputRefused, OutputRefused) as exc:
         print(f"pla: error: {exc}", file=sys.stderr)
         return exit_codes.USAGE
-    except ProofViolation as exc:
-        print(f"pla: proof violation: {exc}", file=sys.stderr)
-        return exit_codes.PROOF_VIOLATION
     except Terminated:
         print("pla: terminated (SIGTERM)", file=sys.stderr)
         return exit_codes.TERMINATED
@@ -151,6 +147,15 @@ def _main(argv: Sequence[str] | None) -> int:
         where = f"{shown_path(exc.filename)}: " if exc.filename else ""
         print(f"pla: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return exit_codes.USAGE
+    except Exception as exc:
+        # A proof violation can only come from the kernel, imported by whatever raised it: it
+        # is looked up here rather than imported, so that `pla run` without --check does not
+        # import the kernel (~70 ms of a whole process).
+        steps = sys.modules.get("verify.kernel.steps")
+        if steps is None or not isinstance(exc, steps.ProofViolation):
+            raise
+        print(f"pla: proof violation: {exc}", file=sys.stderr)
+        return exit_codes.PROOF_VIOLATION
 
 
 #: BLAS thread pools the ``pla`` command keeps to one thread unless the environment says

@@ -92,6 +92,31 @@ def scaling_markdown(report: dict[str, Any]) -> str:
                          f"{p['check']['wall_seconds']:.3f} s | {p['ratio_wall']:.2f} | "
                          f"{p['ratio_cpu']:.2f} |")
         lines.append("")
+    memory = report.get("memory")
+    if memory:
+        m = report.get("memory_machine", report["machine"])
+        lines += [f"Peak resident memory of whole processes on {memory['n']:,} × {memory['d']} "
+                  f"integers (medians; recorded {report.get('memory_date', report['date'])[:10]} on "
+                  f"{m['cpu']}; *before* is the code before the change that reduced it):", "",
+                  "| process | peak MiB |", "|---|---:|"]
+        for label, peak in memory["peak_bytes"].items():
+            lines.append(f"| {label} | {peak / 2**20:.1f} |")
+        lines.append("")
+    versus = report.get("versus_numpy")
+    if versus:
+        m = report.get("versus_numpy_machine", report["machine"])
+        load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
+        lines += ["Whole `pla run` processes against a numpy process that reads the same file "
+                  "with `loadtxt` and runs the float64 block-scan PLA (CPU-time medians of "
+                  f"alternating runs on {m['cpu']}{load}):",
+                  "", "| data | pla run | numpy loadtxt + float PLA | ratio (median) | "
+                  "ratio before the change |", "|---|---:|---:|---:|---:|"]
+        for label, r in versus.items():
+            before = f"{r['before_ratio_median']:.2f}×" if "before_ratio_median" in r else "–"
+            lines.append(f"| {label} | {r['pla_cpu_seconds']:.3f} s | "
+                         f"{r['numpy_cpu_seconds']:.3f} s | {r['ratio_median']:.2f}× | "
+                         f"{before} |")
+        lines.append("")
     return "\n".join(lines)
 
 

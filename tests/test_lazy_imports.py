@@ -1,0 +1,24 @@
+"""A plain `pla run` imports neither the kernel nor the checks (a proof violation is still
+reported with its exit code: tests/test_cli_verify.py::test_proof_violation_is_one_line_and_exit_4)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PLAIN_RUN = """
+import contextlib, io, sys
+from verify.cli.command import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["run", sys.argv[1]])
+loaded = sorted(m for m in sys.modules if m.startswith(("verify.kernel", "verify.checks")))
+print(code, loaded)
+"""
+
+def test_a_plain_run_does_not_import_the_kernel(tmp_path) -> None:
+    data = tmp_path / "d.dat"
+    data.write_text("1 2 +1\n-1 -2 -1\n")
+    done = subprocess.run([sys.executable, "-c", PLAIN_RUN, str(data)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "0 []"
+
