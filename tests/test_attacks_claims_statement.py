@@ -95,24 +95,45 @@ class LyingInt(int):
         return -5
 
 
-class LyingFraction(Fraction):
-    @property
-    def numerator(self):
-        return 7
+def _fraction_reporting(numerator, denominator=1):
+    class LyingFraction(Fraction):
+        @property
+        def numerator(self):
+            return numerator
+
+        @property
+        def denominator(self):
+            return denominator
+
+    return LyingFraction(1, 2)
 
 
-class FlippedInt(int):
-    def __lt__(self, other):
-        return False
-
-
-@pytest.mark.parametrize("coeff", [LyingInt(1), LyingFraction(1, 2), FlippedInt(-1), True,
-                                   1.0, "1"])
+@pytest.mark.parametrize("coeff", [
+    _fraction_reporting(0.5), _fraction_reporting("1"), _fraction_reporting(sympy.Symbol("y")),
+    _fraction_reporting(True), _fraction_reporting(1, 0), True, 1.0, "1",
+], ids=["float-numerator", "str-numerator", "symbol-numerator", "bool-numerator", "zero-den",
+        "bool", "float", "str"])
 def test_a_coefficient_that_is_not_exactly_an_int_or_a_fraction_of_ints_is_refused(coeff):
-    """Before: LyingInt, LyingFraction and FlippedInt were read through numerator/denominator
-    and accepted (FlippedInt(-1) < 0 is False for the subclass)."""
+    """Before: the float, str and bool numerators were read by sp.Rational and accepted (1/2,
+    1, 1), the Symbol one was a TypeError traceback."""
     with pytest.raises(DerivationError, match="not a rational"):
         check_theorem(_one_line_proof(coeff))
+
+
+def test_an_int_subclass_counts_with_its_own_value_not_its_numerator():
+    """Before: refused as 'coefficient -5 is negative' (the lying numerator was read); the one
+    helper takes an int's own value, as the certificate checks always did."""
+    assert check_theorem(_one_line_proof(LyingInt(1))).theorem.name == "demo"
+
+
+def test_a_lying_int_entering_an_expression_is_read_by_its_value():
+    """An int subclass in a fact (not a coefficient) enters as its own value too."""
+    x = sympy.Symbol("x", real=True)
+    theorem = Theorem("demo", "demo", (), (), (Hyp("h", Fact(x, ">=", LyingInt(1))),),
+                      (Fact(x, ">=", LyingInt(1)),),
+                      Derivation((Chain("l", x, (Link(">=", 1, Certificate(
+                          (Term(1, ("h",)),))),)),)))
+    assert check_theorem(theorem).theorem.hyps[0].content.rhs == 1
 
 
 def _one_line_proof(coeff):

@@ -10,8 +10,9 @@ Imports only :mod:`verify.kernel.errors` and sympy (lazily).  Only expressions t
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
+
+from verify.kernel.exact import exact_fraction
 
 __all__ = ["expression_text", "statement_text"]
 
@@ -149,7 +150,9 @@ def _text(e: Any) -> str:
     from verify.kernel.terms import _sympy
 
     sp = _sympy()
-    if isinstance(e, bool) or not isinstance(e, (int, Fraction, sp.Basic)):
+    number = exact_fraction(e)
+    if number is not None:
+        return expression_text(sp.Rational(number.numerator, number.denominator))
+    if not isinstance(e, sp.Basic):
         raise _error(f"{type(e).__name__} {e!r} is not an expression")
-    return expression_text(sp.Rational(e.numerator, e.denominator)
-                           if isinstance(e, (int, Fraction)) else e)
+    return expression_text(e)
