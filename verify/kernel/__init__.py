@@ -42,8 +42,8 @@ from verify.kernel.steps import ProofViolation, StepConstants
 from verify.kernel.terms import (
     KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
     Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
-    is_checked,
 )
+from verify.kernel.registry import is_checked
 from verify.kernel.statements import statement_text
 
 __all__ = [

@@ -18,8 +18,9 @@ from verify.kernel.inputs import snapshot
 from verify.kernel.terms import (
     _KERNEL_TOKEN, _RELATIONS, Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family,
     Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Theorem, VectorDef, _dot_class,
-    _issue, _sympy, is_checked,
+    _sympy,
 )
+from verify.kernel.registry import _issue, is_checked
 
 __all__ = ["check_theorem"]
 
