@@ -493,6 +493,8 @@ def vector_problem(e: Expr, vectors: frozenset) -> str:
             if e[1] in vectors else ""
     if kind == "num":
         return ""
+    if kind == "sum" and e[2] in vectors:  # (issue 24: a vector index was a traceback)
+        return f"the index {e[2]} of a sum is a number, not a vector"
     if kind == "dot":
         for arg in e[1:]:
             degree, problem = _vector_degree(arg, vectors)
