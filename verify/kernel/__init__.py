@@ -43,7 +43,7 @@ from verify.kernel.certificates import (
 )
 from verify.kernel.claim_statements import (
     Atom, CheckedClaim, ClaimProof, ClaimStatement, Domain, Goal, SumGoal, atom_definitions,
-    check_claim, statement_display, sum_theorem,
+    check_claim, check_vacuous, statement_display, sum_theorem,
 )
 from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
@@ -65,7 +65,7 @@ __all__ = [
     "check_max_margin_separator", "check_dual_bound", "row_products",
     "squared_norms", "ProofViolation", "StepConstants",
     "Atom", "Domain", "Goal", "SumGoal", "ClaimStatement", "ClaimProof", "CheckedClaim",
-    "atom_definitions", "check_claim", "statement_display", "sum_theorem",
+    "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem",
 ]
 
 

@@ -13,6 +13,7 @@ untrusted: :func:`check_claim` accepts a proof only when
 - every hypothesis it uses is, by its canonical text (:func:`content_text`), an assumption of
   the statement, the definition of one of its atoms (a ``sqrt`` only once its argument is known
   to be >= 0), an assumed domain condition, or the conclusion of an earlier domain theorem;
+- (for ``vacuous``, :func:`check_vacuous`: a checked line 0 < 0 from the assumptions alone);
 - every domain condition is discharged, and the main theorem's conclusions are the goals, by
   canonical text;
 - for a ``Sum`` goal: the main theorem is, by canonical text, the induction theorem the kernel
@@ -37,12 +38,12 @@ from typing import Any
 from verify.kernel.derivations import check_theorem
 from verify.kernel.statements import content_text, expression_text, statement_text
 from verify.kernel.terms import (
-    CheckedTheorem, Derivation, DerivationError, Fact, Family, Hyp, Induction, Rewrite, Theorem,
-    _sympy,
+    Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family, Hyp, Induction, Rewrite,
+    Theorem, _sympy,
 )
 
 __all__ = ["Atom", "Domain", "Goal", "SumGoal", "ClaimStatement", "ClaimProof", "CheckedClaim",
-           "atom_definitions", "sum_theorem", "check_claim", "statement_display"]
+           "atom_definitions", "sum_theorem", "check_claim", "check_vacuous", "statement_display"]
 
 _GOAL_RELATIONS = ("<", "<=", "=", ">=", ">", "!=")
 
@@ -256,6 +257,22 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
             raise DerivationError(f"conclusion {k} is {content_text(fact)}, the claim says "
                                   f"{content_text(wanted[0])}")
     return CheckedClaim(statement, statement_display(statement), tuple(checked) + (main,))
+
+
+def check_vacuous(statement: ClaimStatement, theorem: Theorem) -> CheckedTheorem:
+    """Accept ``theorem`` as the proof that the statement's assumptions (with their assumed
+    domains and the definitions of their atoms) are contradictory: it rests only on them and
+    one of its checked lines is ``0 < 0``."""
+    if type(statement) is not ClaimStatement:
+        raise DerivationError("check_vacuous takes a ClaimStatement")
+    checked = _Context(statement).within(theorem, "the contradiction")
+    sp = _sympy()
+    for line in checked.theorem.proof.lines if isinstance(checked.theorem.proof, Derivation) \
+            else ():
+        if isinstance(line, Chain) and sp.S(line.start) == 0 and len(line.links) == 1 and \
+                line.links[0].rel == "<" and sp.S(line.links[0].expr) == 0:
+            return checked
+    raise DerivationError("the contradiction has no checked line 0 < 0")
 
 
 # -- symbolic sums -------------------------------------------------------------------------------
