@@ -479,6 +479,9 @@ def parse_claim(block: str) -> Claim:
                  vectors=tuple(sorted(set(vectors) & names)))
 
 
+_IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
 def _header_value(key: str, value: str, line: int) -> str:
     value = value.strip()
     if key == "expect":

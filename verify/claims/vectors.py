@@ -74,6 +74,3 @@ def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
     if db:
         return 0, "cannot divide by a vector"
     return da, ""
-
-
-_IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
