@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
+from tests.test_kernel_certificate_internals import _fraction_with
 from verify.claims import check_claim_text
 from verify.kernel import (
     Certificate, Chain, Derivation, DerivationError, Fact, Hyp, Link, Term, Theorem, check_theorem,
@@ -96,16 +97,7 @@ class LyingInt(int):
 
 
 def _fraction_reporting(numerator, denominator=1):
-    class LyingFraction(Fraction):
-        @property
-        def numerator(self):
-            return numerator
-
-        @property
-        def denominator(self):
-            return denominator
-
-    return LyingFraction(1, 2)
+    return _fraction_with(numerator, denominator)
 
 
 @pytest.mark.parametrize("coeff", [
