@@ -6,8 +6,7 @@ Everything else (solvers, certificate search, counterexample search, rendering, 
 only *proposes* objects; the modules of this package check them exactly, with no solver, no
 float and no I/O:
 
-- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems)
-  and the registry of checked theorems (:func:`is_checked`);
+- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems);
 - :mod:`verify.kernel.inputs`: what may enter: every theorem is copied into the kernel's own
   classes and every expression walked (rational polynomials over plain real symbols and Dot);
 - :mod:`verify.kernel.statements`: the canonical text of a statement (:func:`statement_text`);

@@ -227,6 +227,8 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
         raise DerivationError("check_claim takes a ClaimStatement and a ClaimProof")
     if statement.sum is not None:
         return _check_sum(statement, proof)
+    if not statement.goals:
+        raise DerivationError("a claim states at least one goal")
     ctx = _Context(statement)
     pending = [d for d in statement.domains if not d.assumed]
     checked = []
