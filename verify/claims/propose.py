@@ -106,6 +106,8 @@ class _Prover:
         from verify.search.claim_certificates import find_certificate, reduce_rewrites
 
         sp, kernel = self.sp, self.kernel
+        if sp.fraction(sp.together(sp.S(target)))[1].free_symbols:
+            return None  # a rational function (e.g. a denominator 1/a + 1/b): not searched
         flat = self.scalar_form
         rewrites = {t: (k, flat(rhs)) for t, (k, rhs) in self.rewrites.items()}
         target = reduce_rewrites(flat(target), rewrites)
