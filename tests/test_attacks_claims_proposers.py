@@ -187,3 +187,23 @@ def test_every_proved_generated_claim_is_true(text):
         for v in POINTS:
             point = {s: (Fraction(n) if s == "n" else v) for s in names}
             assert _true_at(claim, point) is not False, (text, point, reason)
+
+
+def _contradiction(hyps):
+    """A theorem whose checked line is 0 < 0: 1 + (x - 1) + (0 - x) = 0 from x >= 1, x <= 0."""
+    certificate = kernel.Certificate((kernel.Term(1, ()), kernel.Term(1, ("a",)),
+                                      kernel.Term(1, ("b",))))
+    return kernel.Theorem("vacuous", "vacuous", (), (), hyps, (kernel.Fact(0, "<=", 0),),
+                          kernel.Derivation((kernel.Chain("c", 0, (kernel.Link("<", 0,
+                                                                               certificate),)),)))
+
+
+def test_a_vacuous_verdict_rests_only_on_the_claims_assumptions():
+    """A lying proposer slipping in 'x <= 0' would make a satisfiable claim vacuous."""
+    x = sympy.Symbol("x", real=True)
+    hyps = (kernel.Hyp("a", kernel.Fact(x, ">=", 1)), kernel.Hyp("b", kernel.Fact(x, "<=", 0)))
+    contradictory, _ = elaborate(parse_claim("assume: x >= 1, x <= 0\nx >= 5"))
+    assert kernel.check_vacuous(contradictory, _contradiction(hyps)).theorem.name == "vacuous"
+    satisfiable, _ = elaborate(parse_claim("assume: x >= 1\nx >= 5"))
+    with pytest.raises(kernel.DerivationError, match="not part of the claim"):
+        kernel.check_vacuous(satisfiable, _contradiction(hyps))
