@@ -14,7 +14,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
