@@ -331,16 +331,14 @@ _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
     "tests/test_attacks_lying_proposer.py", "tests/test_claims_language.py",
 )
-#: The part of the claims checker that translates a claim into kernel terms and decides it:
-#: the translation to sympy (``_Translation``), the hypotheses, domain conditions and kernel
-#: theorem (``_Prover``, ``domain_conditions``, ``_prove``), the exact certificates for square
-#: roots of constants, the induction for symbolic sums (``_prove_sum`` and the lower bound of
-#: its index, ``_lower_bound``, ``_has_sum``) and the proof of a constant claim's negation.  The
-#: rest of the file -- the counterexample search (``_refute``, ``_evaluate``, ``_holds``), the
-#: verdicts and the Markdown scanning -- only proposes or reports, and is not mutated.
-_CLAIMS_TRANSLATION = ("_Translation", "_Prover", "domain_conditions", "_prove",
-                       "_constant_root_certificate", "_prove_sum", "_lower_bound", "_has_sum",
-                       "_negation_proved")
+#: The trusted files of the claims path (issue 24): the elaborator (the claim's statement, its
+#: atoms and domain conditions) entirely, and of the verdict module the code that turns the
+#: kernel's acceptance into ``proved`` / ``vacuous`` and a constant claim's negation into
+#: ``refuted``.  The proposers (``propose.py``, ``induction.py``), the counterexample search
+#: (``refute.py``) and the Markdown scanning only propose or report, and are not mutated.
+_CLAIMS_VERDICT = ("_prove", "_propose", "_negation_proved", "decide_claim")
+_CLAIMS_TESTS = _CLAIMS_TESTS + ("tests/test_attacks_claims_statement.py",
+                                 "tests/test_attacks_claims_proposers.py")
 
 #: Tests that cannot judge a mutant, never run against one: they fail on the unmutated private
 #: tree for a reason that has nothing to do with the behaviour of the mutated code.
@@ -370,7 +368,11 @@ class Target:
 #: The mutated files.  For each mutant, only the tests of ``Target.tests`` that execute its
 #: line (see :func:`coverage_map`) run against it.
 TARGETS: dict[str, Target] = {
-    "verify/claims/checker.py": Target(_CLAIMS_TESTS, _CLAIMS_TRANSLATION),
+    "verify/claims/elaborate.py": Target(_CLAIMS_TESTS),
+    "verify/claims/verdict.py": Target(_CLAIMS_TESTS, _CLAIMS_VERDICT),
+    "verify/kernel/claim_statements.py": Target(_CLAIMS_TESTS + _KERNEL_TESTS),
+    "verify/kernel/exact.py": Target(_KERNEL_TESTS),
+    "verify/kernel/registry.py": Target(_KERNEL_TESTS),
     "verify/checks/monitor.py": Target(_MONITOR_TESTS),
     "verify/kernel/inputs.py": Target(_KERNEL_TESTS),
     "verify/kernel/terms.py": Target(_KERNEL_TESTS),

@@ -1,8 +1,9 @@
 """The claims checker's translation of a claim into kernel terms, on its own.
 
-The translation (``_Translation``, ``_Prover``, ``domain_conditions``, ``_prove`` and the sums'
-induction) is trusted code: the hypotheses it gives the kernel about ``sqrt`` and ``Abs`` and
-the domain conditions it proves decide what a proof means.  These tests pin it down without
+Since issue 24 only the elaboration (``verify.claims.elaborate``: ``Elaborator``,
+``domain_conditions``) is trusted: the kernel writes the atoms' definitions and compares every
+proof (``_Prover``, ``_prove`` and the sums' induction, all untrusted) with the elaborated
+statement.  These tests pin it down without
 the counterexample search in front of it: a false claim handed straight to ``_prove`` must
 never come back ``proved``, and a true one must be proved with exactly its domain conditions.
 (Most of these tests were written for mutants of ``make mutation`` that survived.)
@@ -13,11 +14,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from verify.claims.checker import _prove, _Translation, decide_claim, domain_conditions
+from verify.claims.checker import _prove, decide_claim, domain_conditions
+from verify.claims.elaborate import ElaborationRefused, Elaborator
 from verify.claims.parser import parse_claim
 
 X = ("sym", "x")
@@ -35,12 +36,10 @@ def test_domain_conditions_are_innermost_first_without_repeats_and_only_where_ne
     assert domain_conditions(X) == [] and domain_conditions(("num", Fraction(-1))) == []
 
 
-def test_a_sum_translates_to_sympys_sum_for_display():
-    tr = _Translation()
-    n, k = sp.Symbol("n", real=True), sp.Symbol("k", real=True)
-    assert tr.expr(("sum", ("sym", "k"), "k", 1, ("sym", "n"))) == sp.Sum(k, (k, 1, n))
-    assert tr.expr(("sum", ("pow", ("sym", "k"), 2), "k", 0, ("sym", "n"))) == \
-        sp.Sum(k ** 2, (k, 0, n))
+def test_a_sum_inside_an_expression_is_refused_by_the_elaborator():
+    """A symbolic sum is a SumGoal of the statement, never a term inside an expression."""
+    with pytest.raises(ElaborationRefused):
+        Elaborator().expr(("add", ("sum", ("sym", "k"), "k", 1, ("sym", "n")), X))
 
 
 #: True claims and the domain conditions their proofs establish.
@@ -202,8 +201,8 @@ def _root_certificate(q: Fraction, alpha: Fraction, beta: Fraction, strict: bool
     prover = _Prover(claim)
     prover.assumptions()
     prover.goal_domains()
-    s = prover.tr.atom(claim.goals[0].lhs)
-    assert s in prover.defined and prover.tr.rewrites[s] == (2, q)
+    s = prover.tr.atom(claim.goals[0].lhs).symbol
+    assert s in prover.defined and prover.rewrites[s] == (2, q)
     target = prover.sp.Rational(alpha.numerator, alpha.denominator) + \
         prover.sp.Rational(beta.numerator, beta.denominator) * s
     return _constant_root_certificate(prover, target, strict), prover, target

@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from verify import kernel
-from verify.kernel import terms
+from verify.kernel import registry, terms
 from verify.kernel.terms import DerivationError, Fact
 
 x = sp.Symbol("x", real=True)
@@ -58,9 +58,9 @@ def _checked():
 
 def test_the_kernels_token_is_not_shown_and_an_unprintable_edit_is_not_checked():
     done = _checked()
-    assert terms.is_checked(done) and "token" not in repr(done)
+    assert registry.is_checked(done) and "token" not in repr(done)
     object.__setattr__(done, "theorem", "no longer a theorem")
-    assert not terms.is_checked(done)
+    assert not registry.is_checked(done)
 
 
 def test_a_certificate_error_says_its_message_and_keeps_its_row():

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from verify.claims.vectors import vector_problem
+
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
            "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS"]
 
@@ -475,68 +477,6 @@ def parse_claim(block: str) -> Claim:
                  goal_line, ident=header.get("id", ""), uses=uses,
                  expect=header.get("expect", "proved"),
                  vectors=tuple(sorted(set(vectors) & names)))
-
-
-def vector_problem(e: Expr, vectors: frozenset) -> str:
-    """Why a parsed scalar expression misuses vectors ("" if it does not): a vector may occur
-    only inside ``dot``, whose arguments are linear combinations of vectors.
-
-    >>> vector_problem(("dot", ("sym", "w"), ("mul", ("sym", "y"), ("sym", "x"))),
-    ...                frozenset({"w", "x"}))
-    ''
-    >>> vector_problem(("mul", ("sym", "w"), ("num", 2)), frozenset({"w"}))
-    'the vector w is used as a number (write dot(w, ...))'
-    """
-    kind = e[0]
-    if kind == "sym":
-        return f"the vector {e[1]} is used as a number (write dot({e[1]}, ...))" \
-            if e[1] in vectors else ""
-    if kind == "num":
-        return ""
-    if kind == "dot":
-        for arg in e[1:]:
-            degree, problem = _vector_degree(arg, vectors)
-            if problem or degree != 1:
-                return problem or "the arguments of dot are vectors (linear combinations of " \
-                                  "the names declared by vectors:)"
-        return ""
-    for child in e[1:]:
-        if isinstance(child, tuple):
-            problem = vector_problem(child, vectors)
-            if problem:
-                return problem
-    return ""
-
-
-def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
-    """(1 for a vector, 0 for a scalar, problem text)."""
-    kind = e[0]
-    if kind == "sym":
-        return (1 if e[1] in vectors else 0), ""
-    if kind == "num":
-        return 0, ""
-    if kind in ("dot", "sqrt", "abs", "sum"):
-        return 0, vector_problem(e, vectors)
-    if kind == "neg":
-        return _vector_degree(e[1], vectors)
-    if kind == "pow":
-        degree, problem = _vector_degree(e[1], vectors)
-        return 0, problem or ("a vector cannot be raised to a power (write dot(u, u))"
-                              if degree else "")
-    (da, pa), (db, pb) = _vector_degree(e[1], vectors), _vector_degree(e[2], vectors)
-    if pa or pb:
-        return 0, pa or pb
-    if kind in ("add", "sub"):
-        if da != db:
-            return 0, "a vector and a number cannot be added"
-        return da, ""
-    if kind == "mul":
-        if da and db:
-            return 0, "two vectors cannot be multiplied (write dot(u, v))"
-        return da + db, ""
-    if db:
-        return 0, "cannot divide by a vector"
-    return da, ""
 
 
 _IDENT_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")

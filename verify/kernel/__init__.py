@@ -6,8 +6,7 @@ Everything else (solvers, certificate search, counterexample search, rendering, 
 only *proposes* objects; the modules of this package check them exactly, with no solver, no
 float and no I/O:
 
-- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems)
-  and the registry of checked theorems (:func:`is_checked`);
+- :mod:`verify.kernel.terms`: the objects of derivations (facts, terms, certificates, theorems);
 - :mod:`verify.kernel.inputs`: what may enter: every theorem is copied into the kernel's own
   classes and every expression walked (rational polynomials over plain real symbols and Dot);
 - :mod:`verify.kernel.statements`: the canonical text of a statement (:func:`statement_text`);
@@ -15,6 +14,11 @@ float and no I/O:
   polynomials (equalities after declared rewriting rules, inequalities with
   Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
   abstract inner product);
+- :mod:`verify.kernel.claim_statements`: a Markdown claim's own statement and the check that a
+  proof proves exactly it (hypotheses compared by canonical text; Sum goals by an induction
+  theorem the kernel builds with fresh names);
+- :mod:`verify.kernel.exact`: the one check that a number entering the kernel is exact;
+- :mod:`verify.kernel.registry`: the theorems the kernel has checked (:func:`is_checked`);
 - :mod:`verify.kernel.certificates`: separators, max-margin (KKT), Gordan certificates and
   mistake counts, in integers (no sympy; matrix–vector products by python-flint);
 - :mod:`verify.kernel.steps`: the per-update inequalities of a checked run (``pla run
@@ -36,14 +40,18 @@ from verify.kernel.certificates import (
     check_max_margin_separator, check_mistake_count, check_separator, count_mistakes,
     row_products, squared_norms, squared_radius,
 )
+from verify.kernel.claim_statements import (
+    Atom, CheckedClaim, ClaimProof, ClaimStatement, Domain, Goal, SumGoal, atom_definitions,
+    check_claim, check_vacuous, statement_display, sum_theorem,
+)
 from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
 from verify.kernel.steps import ProofViolation, StepConstants
 from verify.kernel.terms import (
     KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
     Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
-    is_checked,
 )
+from verify.kernel.registry import is_checked
 from verify.kernel.statements import statement_text
 
 __all__ = [
@@ -55,6 +63,8 @@ __all__ = [
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",
     "check_max_margin_separator", "check_dual_bound", "row_products",
     "squared_norms", "ProofViolation", "StepConstants",
+    "Atom", "Domain", "Goal", "SumGoal", "ClaimStatement", "ClaimProof", "CheckedClaim",
+    "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem",
 ]
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from verify.kernel.errors import KernelError
+from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
 
 __all__: list[str] = []
 
@@ -54,21 +55,16 @@ class MarginFacts:
 
 
 def _exact_number(value: Any, what: str) -> Fraction:
-    """``value`` as a Fraction of plain ints: no subclass (of int or Fraction, or inside a
-    Fraction) survives into the kernel's comparisons and arithmetic, where it could lie."""
-    if type(value) is Fraction and type(value.numerator) is int and \
-            type(value.denominator) is int:
-        return value                 # immutable and plain: no copy needed
+    """``value`` as a Fraction of plain ints (:func:`verify.kernel.exact.exact_fraction`): no
+    subclass (of int or Fraction, or inside a Fraction) survives into the kernel's comparisons
+    and arithmetic, where it could lie."""
+    number = exact_fraction(value)
+    if number is not None:
+        return number
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         raise CertificateError(f"{what} is {value!r} ({type(value).__name__}); "
                                "the kernel accepts only ints and Fractions")
-    if isinstance(value, int):
-        return Fraction(int.__index__(value))    # int's own conversion: a plain int
-    numerator, denominator = value.numerator, value.denominator
-    if not all(isinstance(v, int) and not isinstance(v, bool)
-               for v in (numerator, denominator)) or not denominator:
-        raise CertificateError(f"{what} is {value!r}: not a ratio of ints")
-    return Fraction(int.__index__(numerator), int.__index__(denominator))
+    raise CertificateError(f"{what} is {value!r}: not a ratio of ints")
 
 
 def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[int], int]:
@@ -235,7 +231,7 @@ _LAST_VALID: list[tuple[Any, Any, int]] = []
 
 
 def _check_data(rows: Any, scale: Any, labels: Any) -> int:
-    if isinstance(scale, bool) or not isinstance(scale, int) or scale <= 0:
+    if not is_exact_int(scale) or scale <= 0:
         raise CertificateError(f"scale must be a positive int, not {scale!r}")
     if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
         return _LAST_VALID[0][2]
@@ -265,14 +261,14 @@ def _rows_of_ints(rows: Any, dim: int) -> bool:
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
     """Raise for the first row whose label is not ±1 or which is not ``dim`` ints."""
     for n, (row, y) in enumerate(zip(rows, labels)):
-        if type(y) is not int or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
+        if not is_exact_int(y) or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
         if len(row) != dim or not set(map(type, row)) <= _INT:
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
     raise CertificateError("the data are not rows of ints with labels +1 or -1")
 
 
-_INT = {int}
+_INT = EXACT_INT_TYPES
 _SEQUENCES = (tuple, list)
 
 
@@ -282,7 +278,7 @@ def squared_radius(rows: Any, scale: int) -> Fraction:
     >>> squared_radius([[1, 2], [3, 0]], 2)
     Fraction(9, 4)
     """
-    if isinstance(scale, bool) or not isinstance(scale, int) or scale <= 0 or not len(rows):
+    if not is_exact_int(scale) or scale <= 0 or not len(rows):
         raise CertificateError("squared_radius needs rows and a positive int scale")
     return Fraction(max(squared_norms(rows)), scale * scale)
 

@@ -13,12 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from verify.kernel.errors import KernelError
+from verify.kernel.exact import exact_fraction, is_exact_int
 from verify.kernel.inputs import snapshot
 from verify.kernel.terms import (
     _KERNEL_TOKEN, _RELATIONS, Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family,
     Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Theorem, VectorDef, _dot_class,
-    _issue, _sympy, is_checked,
+    _sympy,
 )
+from verify.kernel.registry import _issue, is_checked
 
 __all__ = ["check_theorem"]
 
@@ -56,7 +58,7 @@ class _Context:
             self.check_scalar(_sympy().S(content.rhs))
             self.facts[hyp.name] = (expr, kind)
         elif isinstance(content, Rewrite):
-            if not (isinstance(content.power, int) and content.power >= 1):
+            if not (is_exact_int(content.power) and content.power >= 1):
                 raise DerivationError(f"rule {hyp.name}: power must be a positive int")
             if not isinstance(content.target, (_sympy().Symbol, _sympy().Indexed, _dot_class())):
                 raise DerivationError(f"rule {hyp.name}: the target {content.target} must be a "
@@ -200,8 +202,12 @@ def _require_polynomial(e: Any, what: str) -> None:
 
 def _rational(c: Any, what: str) -> Any:
     sp = _sympy()
-    if isinstance(c, (int, Fraction)) and not isinstance(c, bool):
-        c = sp.Rational(c.numerator, c.denominator)
+    number = exact_fraction(c)
+    if number is not None:  # the one exact-number check (rebuilt of builtin ints)
+        c = sp.Rational(number.numerator, number.denominator)
+    elif isinstance(c, (int, Fraction)):
+        raise DerivationError(f"{what}: coefficient {c!r} is not a rational number (an int or a "
+                              f"Fraction of ints)")
     if not (isinstance(c, sp.Rational) and type(c).__module__ == "sympy.core.numbers"):
         raise DerivationError(f"{what}: coefficient {c} is not a rational number")
     return c

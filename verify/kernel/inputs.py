@@ -36,6 +36,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from verify.kernel.exact import exact_fraction, is_exact_int
+
 __all__ = ["expression", "snapshot"]
 
 #: The sympy module of sympy's own number classes (a subclass defined elsewhere is refused).
@@ -62,10 +64,11 @@ def expression(e: Any, vectors: frozenset, vectors_free: bool = False) -> Any:
     sp = _sympy()
     if isinstance(e, bool):
         raise _error(f"{e!r} is not an expression")
-    if isinstance(e, int):
-        e = sp.Integer(e)
-    elif isinstance(e, Fraction):
-        e = sp.Rational(e.numerator, e.denominator)
+    if isinstance(e, (int, Fraction)):
+        number = exact_fraction(e)
+        if number is None:
+            raise _error(f"{e!r} is not an exact number (an int or a Fraction of ints)")
+        e = sp.Rational(number.numerator, number.denominator)
     if not isinstance(e, sp.Basic):
         raise _error(f"{type(e).__name__} {e!r} is not an expression (only sympy objects, "
                      f"int and Fraction are)")
@@ -212,7 +215,7 @@ class _Copier:
         if type(c) is Fact:
             content = self.fact(c)
         elif type(c) is Rewrite:
-            if type(c.power) is not int:
+            if not is_exact_int(c.power):
                 raise _error(f"rule {h.name}: power must be a positive int")
             content = Rewrite(self.scalar(c.target), c.power, self.scalar(c.rhs))
         elif type(c) is VectorDef:
@@ -280,7 +283,7 @@ class _Copier:
             if type(key) is not sp.Symbol:
                 raise _error(f"line {use.name}: can only substitute symbols, not {key}")
             pairs.append((key, self.vector(value)))
-        if type(use.conclusion) is not int:
+        if not is_exact_int(use.conclusion):
             raise _error(f"line {use.name}: conclusion must be an int")
         return LemmaUse(_name(use.name), use.lemma, tuple(pairs), use.conclusion,
                         _name(use.note))

@@ -10,10 +10,12 @@ Imports only :mod:`verify.kernel.errors` and sympy (lazily).  Only expressions t
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-__all__ = ["expression_text", "statement_text"]
+from verify.kernel.errors import KernelError
+from verify.kernel.exact import exact_fraction
+
+__all__ = ["content_text", "expression_text", "statement_text"]
 
 
 def _error(message: str) -> Exception:
@@ -115,19 +117,11 @@ def statement_text(theorem: Any) -> str:
     hypothesis ha: a >= 0
     conclusion 1: a + a**2 >= 0
     """
-    from verify.kernel.terms import Fact, Rewrite, VectorDef
-
     def hyp_text(hyp: Any) -> str:
-        c = hyp.content
-        if isinstance(c, Fact):
-            body = f"{_text(c.lhs)} {c.rel} {_text(c.rhs)}"
-        elif isinstance(c, Rewrite):
-            body = f"{_text(c.target)}**{c.power} = {_text(c.rhs)} (rewriting rule)"
-        elif isinstance(c, VectorDef):
-            body = f"{_text(c.vector)} := {_text(c.value)} (vector definition)"
-        else:
-            raise _error(f"hypothesis {hyp.name}: unknown kind")
-        return f"hypothesis {hyp.name}: {body}"
+        try:
+            return f"hypothesis {hyp.name}: {content_text(hyp.content)}"
+        except _UnknownKind:
+            raise _error(f"hypothesis {hyp.name}: unknown kind") from None
 
     lines = [f"theorem {theorem.name}"]
     if theorem.vectors:
@@ -149,7 +143,36 @@ def _text(e: Any) -> str:
     from verify.kernel.terms import _sympy
 
     sp = _sympy()
-    if isinstance(e, bool) or not isinstance(e, (int, Fraction, sp.Basic)):
+    number = exact_fraction(e)
+    if number is not None:
+        return expression_text(sp.Rational(number.numerator, number.denominator))
+    if not isinstance(e, sp.Basic):
         raise _error(f"{type(e).__name__} {e!r} is not an expression")
-    return expression_text(sp.Rational(e.numerator, e.denominator)
-                           if isinstance(e, (int, Fraction)) else e)
+    return expression_text(e)
+
+
+class _UnknownKind(KernelError):
+    """Raised by content_text for an object that is no hypothesis (turned into a
+    DerivationError naming the hypothesis by statement_text, or by check_claim)."""
+
+
+def content_text(content: Any) -> str:
+    """The canonical text of a fact, rewriting rule or vector definition (a hypothesis's body,
+    without its name): what a claim's allowed hypotheses are compared by.
+
+    >>> import sympy
+    >>> from verify.kernel.terms import Fact, Rewrite
+    >>> s, x = sympy.symbols("s x", real=True)
+    >>> content_text(Fact(s, ">=", 0)), content_text(Rewrite(s, 2, x + 1))
+    ('s >= 0', 's**2 = x + 1 (rewriting rule)')
+    """
+    from verify.kernel.terms import Fact, Rewrite, VectorDef
+
+    c = content
+    if isinstance(c, Fact):
+        return f"{_text(c.lhs)} {c.rel} {_text(c.rhs)}"
+    if isinstance(c, Rewrite):
+        return f"{_text(c.target)}**{c.power} = {_text(c.rhs)} (rewriting rule)"
+    if isinstance(c, VectorDef):
+        return f"{_text(c.vector)} := {_text(c.value)} (vector definition)"
+    raise _UnknownKind(f"{c!r}: unknown kind of hypothesis")

@@ -32,6 +32,7 @@ from math import floor, isqrt
 from typing import Any, Callable
 
 from verify.kernel.errors import KernelError
+from verify.kernel.exact import exact_fraction, is_exact_int
 
 __all__ = ["ProofViolation", "StepConstants", "is_mistake", "check_update", "check_equal",
            "check_final_count", "generalised_bound", "ZERO_CONVENTIONS"]
@@ -99,15 +100,14 @@ class StepConstants:
     def __post_init__(self) -> None:
         for name in ("k", "e", "c3", "N0", "D", "L", "b", "c1", "P0", "bound_updates", "Df"):
             value = getattr(self, name)   # exactly int: no float (nan), bool or lying subclass
-            if type(value) is not int and not (value is None and name in _WITH_WF):
+            if not is_exact_int(value) and not (value is None and name in _WITH_WF):
                 raise KernelError(f"StepConstants.{name} must be an int, not {value!r}")
         for name in ("k", "e", "D", "L"):
             if getattr(self, name) <= 0:
                 raise KernelError(f"StepConstants.{name} must be a positive int, "
                                   f"not {getattr(self, name)!r}")
         if self.bound is not None and not (type(self.bound) is Fraction and
-                                           type(self.bound.numerator) is int and
-                                           type(self.bound.denominator) is int):
+                                           exact_fraction(self.bound) is self.bound):
             raise KernelError(f"StepConstants.bound must be a Fraction, not {self.bound!r}")
         if self.zero not in ZERO_CONVENTIONS:
             raise KernelError(f"unknown zero convention {self.zero!r}")

@@ -438,18 +438,45 @@ def render_claim(body: str, verdict: Any) -> str:
 def _relation_latex(r: Any) -> str:
     import sympy as sp
 
-    from verify.claims.checker import _Translation
-
-    class _Shown(_Translation):
-        """Translation for display: sqrt/Abs as themselves, nothing evaluated (x/x stays)."""
-
-        def atom(self, e: tuple) -> Any:
-            arg = self.expr(e[1], evaluate=False)
-            return sp.Pow(arg, sp.Rational(1, 2), evaluate=False) if e[0] == "sqrt" else \
-                sp.Abs(arg, evaluate=False)
-
-    tr = _Shown()
     if r.op == "integer":
-        return rf"{sp.latex(tr.expr(r.lhs))} \in \mathbb{{Z}}"
-    lhs, rhs = tr.expr(r.lhs, evaluate=False), tr.expr(r.rhs, evaluate=False)
-    return f"{sp.latex(lhs)} {RELATION_LATEX[r.op]} {sp.latex(rhs)}"
+        return rf"{sp.latex(_shown(r.lhs))} \in \mathbb{{Z}}"
+    return f"{sp.latex(_shown(r.lhs))} {RELATION_LATEX[r.op]} {sp.latex(_shown(r.rhs))}"
+
+
+def _shown(e: tuple) -> Any:
+    """A parsed claim expression (the parser's plain tuples) as an unevaluated sympy
+    expression for display: sqrt/Abs as themselves, nothing cancelled (x/x stays).
+
+    >>> from fractions import Fraction
+    >>> _shown(("div", ("sym", "x"), ("sym", "x")))
+    x/x
+    """
+    import sympy as sp
+
+    kind = e[0]
+    if kind == "num":
+        return sp.Rational(e[1].numerator, e[1].denominator)
+    if kind == "sym":
+        return sp.Symbol(e[1], real=True)
+    if kind == "neg":
+        return sp.Mul(-1, _shown(e[1]), evaluate=False)
+    if kind == "sqrt":
+        return sp.Pow(_shown(e[1]), sp.Rational(1, 2), evaluate=False)
+    if kind == "abs":
+        return sp.Abs(_shown(e[1]), evaluate=False)
+    if kind == "sum":
+        return sp.Sum(_shown(e[1]), (sp.Symbol(e[2], real=True), e[3], _shown(e[4])))
+    if kind == "dot":
+        from verify.kernel import dot
+
+        return dot(_shown(e[1]), _shown(e[2]))
+    if kind == "pow":
+        return sp.Pow(_shown(e[1]), e[2], evaluate=False)
+    a, b = _shown(e[1]), _shown(e[2])
+    if kind == "add":
+        return sp.Add(a, b, evaluate=False)
+    if kind == "sub":
+        return sp.Add(a, sp.Mul(-1, b, evaluate=False), evaluate=False)
+    if kind == "mul":
+        return sp.Mul(a, b, evaluate=False)
+    return sp.Mul(a, sp.Pow(b, -1, evaluate=False), evaluate=False)

@@ -1,0 +1,187 @@
+"""The verdict of a claim: proved, refuted, vacuous, unproved or invalid.
+
+Role: the last step of parse -> elaborate -> propose -> kernel -> verdict.  A verdict is
+
+- ``proved``: only when :func:`verify.kernel.check_claim` accepted a proof of the claim's
+  elaborated statement (:mod:`verify.claims.elaborate`); the verdict shows that statement as the
+  reader writes it, with every domain condition the claim needs and how it holds;
+- ``refuted``: an exact rational point that satisfies every assumption and violates the claim,
+  or at which the claim is undefined (:mod:`verify.claims.refute`), or, for a claim without
+  variables, the kernel's proof of its negation;
+- ``vacuous``: the kernel derived ``0 < 0`` from the assumptions (and their domains): they are
+  contradictory, so the claim says nothing (checked before any proof, sums included);
+- ``unproved``: none of these, with what was tried (a crash of an untrusted proposer included);
+- ``invalid``: the parser refused the block (located: ``line N of the block``).
+
+>>> verdict = decide_claim(parse_claim("assume: a >= 0, b >= 0\\n(a + b)**2 >= a**2 + b**2"))
+>>> verdict.status, verdict.certificate
+('proved', '(a + b)**2 - (a**2 + b**2) = 2*(a)*(b)')
+>>> verdict.statement
+'for all real a, b with a >= 0, b >= 0: (a + b)**2 >= a**2 + b**2'
+>>> verdict = decide_claim(parse_claim("(a + b)**2 >= a**2 + b**2"))
+>>> verdict.status, verdict.counterexample
+('refuted', {'a': Fraction(1, 1), 'b': Fraction(-1, 1)})
+>>> decide_claim(parse_claim("assume: x > 0\\nx/x == 1")).domain
+('x != 0: x > 0 proved from the assumptions',)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from verify.claims.parser import Claim, ClaimSyntaxError, Relation, parse_claim
+from verify.claims.refute import fmt, refute
+
+__all__ = ["STATUSES", "Verdict", "decide_claim", "check_claim_text"]
+
+STATUSES = ("proved", "refuted", "vacuous", "unproved", "invalid")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one claim: status ``proved`` / ``refuted`` / ``vacuous`` /
+    ``unproved`` / ``invalid``; ``domain`` lists every domain condition and how it holds."""
+
+    status: str
+    claim: Claim | None
+    certificate: str | None = None
+    counterexample: dict | None = None
+    reason: str = ""
+    domain: tuple[str, ...] = ()
+    statement: str = ""  #: for ``proved``: the statement the kernel checked, as the reader writes it
+
+    @property
+    def ok(self) -> bool:
+        """True when the claim is proved."""
+        return self.status == "proved"
+
+    @property
+    def expected(self) -> str:
+        """The verdict the block expects (``expect:``; proved unless stated)."""
+        return self.claim.expect if self.claim is not None else "proved"
+
+    @property
+    def as_expected(self) -> bool:
+        """True when the verdict is the expected one (a parse error never is)."""
+        return self.status != "invalid" and self.status == self.expected
+
+    def explain(self) -> str:
+        """A one-paragraph, human-readable account of the verdict."""
+        domain = f"; domain: {'; '.join(self.domain)}" if self.domain else ""
+        if self.status == "proved":
+            stated = f"{self.statement}, since " if self.statement else ""
+            return f"proved: {stated}{self.certificate}{domain}"
+        if self.status == "refuted":
+            point = ", ".join(f"{k} = {fmt(v)}" for k, v in self.counterexample.items())
+            where = f"counterexample {point}" if point else "exact evaluation"
+            return f"refuted: {where} ({self.reason})"
+        return f"{self.status}: {self.reason}{domain}"
+
+
+
+def _prove(claim: Claim, vacuity: bool = True) -> tuple[str, str, tuple[str, ...]]:
+    """(status, certificate text or reason, domain conditions) for a claim with no
+    counterexample found; ``vacuity=False`` skips the contradiction search (used when an
+    exact point satisfying every assumption is known).  ``proved`` only through
+    :func:`verify.kernel.check_claim`; the text then begins with the statement proved."""
+    status, text, domain, _ = _propose(claim, vacuity)
+    return status, text, domain
+
+
+def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], str]:
+    """_prove's answer and, when proved, the kernel's display of the statement it checked."""
+    from verify import kernel
+    from verify.claims.elaborate import ElaborationRefused
+    from verify.claims.induction import prove_sum
+    from verify.claims.propose import _Prover, _Unproved
+    from verify.search.claim_certificates import SearchLimitReached
+
+    try:
+        prover = _Prover(claim)
+    except ElaborationRefused as exc:
+        return "unproved", str(exc), (), ""
+    try:
+        prover.assumptions()
+        if vacuity and prover.vacuous():
+            return ("vacuous", "the assumptions (with their domains) are contradictory: the "
+                               "kernel derived 0 < 0 from them", tuple(prover.domain), "")
+        if prover.statement.sum is not None:
+            try:
+                checked, text = prove_sum(prover)
+            except kernel.KernelError as exc:
+                return "unproved", f"the kernel rejected the induction: {exc}", (), ""
+            return "proved", text, (), checked.shown
+        prover.goal_domains()
+        conclusions, lines, texts = [], [], []
+        for j, goal in enumerate(claim.goals, 1):
+            conclusion, line, text = prover.goal(j, goal)
+            conclusions.append(conclusion)
+            lines.append(line)
+            texts.append(text)
+        theorem = kernel.Theorem(name="claim", title="claim", vectors=claim.vectors, naturals=(),
+                                 hyps=tuple(prover.known), conclusions=tuple(conclusions),
+                                 proof=kernel.Derivation(tuple(lines)))
+        checked = kernel.check_claim(prover.statement,
+                                     kernel.ClaimProof(tuple(prover.domain_theorems), theorem))
+    except _Unproved as exc:
+        return "unproved", str(exc), tuple(prover.domain), ""
+    except SearchLimitReached as exc:
+        return "unproved", f"search limit reached: {exc}", tuple(prover.domain), ""
+    except kernel.KernelError as exc:
+        return ("unproved", f"the kernel rejected the proposed proof: {exc}",
+                tuple(prover.domain), "")
+    except Exception as exc:  # noqa: BLE001 - an untrusted proposer's crash proves nothing
+        return ("unproved", f"the proof search failed ({type(exc).__name__}: {exc})",
+                tuple(prover.domain), "")
+    return "proved", "; ".join(texts), tuple(prover.domain), checked.shown
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _negation_proved(claim: Claim) -> str | None:
+    """For a claim without variables: the kernel's proof that one of its relations is false."""
+    from verify.claims.propose import _sides
+
+    for goal in claim.goals:
+        left, right = _sides(goal)
+        op = _NEGATED[goal.op]
+        negated = Relation(goal.lhs, op, goal.rhs, f"{left} {op} {right}")
+        status, text, _ = _prove(replace(claim, goals=(negated,)), vacuity=False)
+        if status == "proved":
+            return f"{goal.text} is false: the kernel proved {negated.text}: {text}"
+    return None
+
+
+def decide_claim(claim: Claim, points: int = 2000, extra_points: int = 20000,
+                 seed: int = 0) -> Verdict:
+    """Decide a parsed claim: quick exact search for a counterexample, then the kernel
+    (vacuity, domain conditions, the claim), then a wider counterexample search."""
+    found, satisfiable = refute(claim, points, seed)
+    if found is None:
+        status, text, domain, shown = _propose(claim, vacuity=not satisfiable)
+        if status in ("proved", "vacuous"):
+            return Verdict(status, claim, certificate=text if status == "proved" else None,
+                           reason="" if status == "proved" else text, domain=domain,
+                           statement=shown)
+        if not claim.symbols:  # constants (e.g. with irrational roots): prove the negation
+            negation = _negation_proved(claim)
+            if negation is not None:
+                return Verdict("refuted", claim, counterexample={}, reason=negation)
+        found, _ = refute(claim, extra_points, seed + 1)
+        if found is None:
+            return Verdict("unproved", claim, reason=text, domain=domain)
+    point, goal, why = found
+    return Verdict("refuted", claim, counterexample=point, reason=why)
+
+
+def check_claim_text(body: str, **options: Any) -> Verdict:
+    """Parse and decide the body of one claim block; a syntax error gives ``invalid``."""
+    try:
+        claim = parse_claim(body)
+    except ClaimSyntaxError as exc:
+        return Verdict("invalid", None, reason=f"{exc.message} (line {exc.line} of the block)")
+    return decide_claim(claim, **options)
+
+
