@@ -42,13 +42,11 @@ import math
 from operator import mul
 from typing import TYPE_CHECKING, Any, Callable
 
-from pla.fast_engine import integer_start
-from pla.runs import Step
+from pla.runs import Step, integer_start
 
 if TYPE_CHECKING:  # pragma: no cover
     from pla.dataset import Dataset
-    from pla.fast_engine import EngineStats, UpdateCallback
-    from pla.runs import RunOptions
+    from pla.runs import EngineStats, RunOptions, UpdateCallback
 
 __all__ = ["FilteredEngine", "float_rows", "score_error_bound"]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 from time import monotonic
 from typing import Any, Callable, Iterable, Literal
 
@@ -211,3 +212,32 @@ def visiting_order(n: int, options: RunOptions) -> list[int]:
     return order
 
 
+#: ``on_update(t, index, y, score)``: a cheap per-update hook (``score`` = wₜ·xₙ, exact).
+UpdateCallback = Callable[[int, int, int, Fraction], None]
+
+
+@dataclass
+class EngineStats:
+    """How a run was computed (for benchmarks and tests): blocks scanned on each path."""
+
+    float_blocks: int = 0       # (filtered engine: float blocks whose signs are certified)
+    int64_blocks: int = 0
+    bigint_blocks: int = 0
+    rows_scanned: int = 0
+
+
+def integer_start(ds: "Dataset", options: "RunOptions") -> tuple[int, int, list[int]]:
+    """(D, k, W): the weights' common denominator D (w = W / D), the step multiplier k
+    (η·xₙ = k·rowₙ / D) and the integers W of w₀.
+
+    >>> from pla.dataset import Dataset
+    >>> integer_start(Dataset.from_rows([["1/2"]], [1]), RunOptions(eta="2/3", w0=(1, "1/4")))
+    (12, 4, [12, 3])
+    """
+    eta, L = options.eta, ds.scale
+    w0 = options.initial_weights(ds.dim)
+    D = lcm(eta.denominator * L, *(v.denominator for v in w0)) if options.w0 is not None \
+        else eta.denominator * L
+    W = [v.numerator * (D // v.denominator) for v in w0] if options.w0 is not None \
+        else [0] * ds.dim
+    return D, D * eta.numerator // (eta.denominator * L), W
