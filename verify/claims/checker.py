@@ -63,6 +63,12 @@ class Verdict:
     reason: str = ""
     domain: tuple[str, ...] = ()
 
+    def _repr_html_(self) -> str:
+        """The badge, the statement and the certificate in Jupyter (:mod:`verify.present.notebook`)."""
+        from verify.present.notebook import verdict_html
+
+        return verdict_html(self)
+
     @property
     def ok(self) -> bool:
         """True when the claim is proved."""

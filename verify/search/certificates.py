@@ -91,6 +91,12 @@ class Separator:
     note: str = ""
     bound_lower: Fraction | None = None
 
+    def _repr_html_(self) -> str:
+        """The certificate as a table of exact numbers in Jupyter (:mod:`verify.present.notebook`)."""
+        from verify.present.notebook import certificate_html
+
+        return certificate_html(self)
+
     @property
     def tightest_updates(self) -> int | None:
         """⌊R²‖w*‖²/ρ*²⌋, the smallest integer bound any separator gives (that of the
@@ -127,6 +133,12 @@ class NonSeparable:
     """
 
     lam: tuple[Fraction, ...]
+
+    def _repr_html_(self) -> str:
+        """The certificate as a table of exact numbers in Jupyter (:mod:`verify.present.notebook`)."""
+        from verify.present.notebook import certificate_html
+
+        return certificate_html(self)
 
     @property
     def separable(self) -> bool:
