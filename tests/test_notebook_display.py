@@ -128,3 +128,15 @@ def test_import_pla_and_a_display_import_neither_verify_nor_sympy() -> None:
             "print(sorted(m for m in sys.modules if m == 'sympy' or m.startswith('verify')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_claim_cell_magic_shows_the_verdict():
+    from IPython.testing.globalipapp import start_ipython
+
+    ip = start_ipython()
+    ip.run_line_magic("load_ext", "verify.claims")
+    verdict = ip.run_cell_magic("claim", "", "assume: a >= 0, b >= 0\n(a + b)**2 >= a**2 + b**2\n")
+    assert verdict.status == "proved"
+    assert "pla-badge-good" in verdict._repr_html_()
+    refuted = ip.run_cell_magic("claim", "", "x**2 >= x\n")
+    assert refuted.status == "refuted" and refuted.counterexample is not None
