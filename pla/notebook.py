@@ -22,7 +22,7 @@ import html
 import itertools
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import Any, Sequence
 
 from pla.exact import format_number
 from pla.step_player import (
@@ -30,7 +30,7 @@ from pla.step_player import (
 )
 
 __all__ = ["MAX_PLAYER_STATES", "MAX_PLAYER_POINTS", "result_html", "folded_number_html",
-           "notebook_block", "player_refusal"]
+           "vector_html", "number_html", "table_html", "notebook_block", "player_refusal"]
 
 #: A run with more states than this is shown as a table (every state is one SVG frame).
 MAX_PLAYER_STATES = 400
@@ -68,6 +68,29 @@ def folded_number_html(value: Fraction | int, limit: int = 40) -> str:
         return f"<code>{text}</code>"
     return (f"<details><summary><code>{html.escape(format_number(value, limit))}</code></summary>"
             f'<code style="overflow-wrap:anywhere">{text}</code></details>')
+
+
+def vector_html(values: Sequence[Any] | None) -> str:
+    """``(a, b, c)`` with every entry exact (:func:`folded_number_html`), or ``none``.
+
+    >>> vector_html([Fraction(1, 2), 3])
+    '(<code>1/2</code>, <code>3</code>)'
+    """
+    if values is None:
+        return "none"
+    return "(" + ", ".join(folded_number_html(v) for v in values) + ")"
+
+
+def number_html(value: Fraction | int | None) -> str:
+    """An exact number (:func:`folded_number_html`), or ``none``."""
+    return "none" if value is None else folded_number_html(value)
+
+
+def table_html(caption: str, rows: Sequence[tuple[str, str]]) -> str:
+    """A two-column table of (name, HTML value) rows under ``caption`` (escaped)."""
+    body = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in rows)
+    return (f'<table class="pla-exact"><caption>{html.escape(caption)}</caption>'
+            f"{body}</table>")
 
 
 def notebook_block(inner: str, *, with_player: bool = False) -> str:
@@ -146,14 +169,13 @@ def _player_data(result: Any) -> dict[str, Any]:
 
 def _result_table(result: Any) -> str:
     options = result.options
-    rows = [("w (bias first)", "(" + ", ".join(folded_number_html(v) for v in result.w) + ")"),
+    rows = [("w (bias first)", vector_html(result.w)),
             ("updates", f"<code>{result.updates}</code>"),
             ("epochs", f"<code>{result.epochs}</code>"),
             ("halted", "yes" if result.halted else f"no (stopped by {result.stopped_by})"),
             ("options", html.escape(f"order {options.order}, seed {options.seed}, eta "
                                     f"{options.eta}, zero {options.zero}"))]
-    body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-    return f'<table class="pla-exact">{body}</table>'
+    return table_html("", rows)
 
 
 def result_html(result: Any) -> str:

@@ -92,8 +92,9 @@ class Separator:
     bound_lower: Fraction | None = None
 
     def _repr_html_(self) -> str:
-        """The certificate as a table of exact numbers in Jupyter (:mod:`verify.present.notebook`)."""
-        from verify.present.notebook import certificate_html
+        """The certificate as a table of exact numbers in Jupyter
+        (:mod:`verify.search.certificate_display`)."""
+        from verify.search.certificate_display import certificate_html
 
         return certificate_html(self)
 
@@ -135,8 +136,9 @@ class NonSeparable:
     lam: tuple[Fraction, ...]
 
     def _repr_html_(self) -> str:
-        """The certificate as a table of exact numbers in Jupyter (:mod:`verify.present.notebook`)."""
-        from verify.present.notebook import certificate_html
+        """The certificate as a table of exact numbers in Jupyter
+        (:mod:`verify.search.certificate_display`)."""
+        from verify.search.certificate_display import certificate_html
 
         return certificate_html(self)
 
