@@ -13,7 +13,7 @@ with ``nbformat`` (``pip install 'pla-verify[notebook]'``), imported only for a 
 >>> nb = '{"cells": [{"cell_type": "markdown", "metadata": {}, "source": "a"},' \\
 ...      ' {"cell_type": "code", "metadata": {}, "source": "1", "outputs": [],' \\
 ...      ' "execution_count": null}, {"cell_type": "markdown", "metadata": {}, "source": "b"}],' \\
-...      ' "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+...      ' "metadata": {}, "nbformat": 4, "nbformat_minor": 4}'
 >>> [(p.place, p.text) for p in markdown_pieces_of_text("x.ipynb", nb)]
 [('cell 1', 'a'), ('cell 3', 'b')]
 """
