@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import html
-from typing import Any, Sequence
+from typing import Any
 
 from pla.notebook import notebook_block, number_html, table_html, vector_html
 
