@@ -1,4 +1,4 @@
-/* pla-verify step players (docs/hooks/sitebuild/step_player.py draws them at build time).
+/* pla-verify step players (pla/step_player.py draws them: on the site at build time, in Jupyter on display).
  *
  * Every state of the run is already drawn (one <g class="pla-frame"> per state) and every number
  * is already computed exactly, as text, in the JSON block of the player. This script only shows
