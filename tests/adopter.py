@@ -42,6 +42,7 @@ def make_adopter_venv(base: Path) -> Path:
         if (ROOT / name).is_file():
             target.write_bytes((ROOT / name).read_bytes())
     installed = run([venv / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check",
+                     "--no-compile",  # bytecode is written on first import: only what is used
                      f"{source}[notebook,sphinx,cluster]", *USER_TOOLS], ROOT, timeout=900)
     assert installed.returncode == 0, f"pip install failed:\n{installed.stderr[-3000:]}"
     return venv
