@@ -6,7 +6,8 @@ flipped labels, so the data are not separable):
 
 - the Pocket engine alone (``PocketProblem.run``), 1 and 2 processes;
 - the engine plus every independent check of ``pla pocket`` (pla.run replay, kernel recount),
-  1 and 2 processes -- what the command does;
+  1 and 2 processes -- what the command does -- and the same on a 2-worker Dask
+  ``LocalCluster`` (``--cluster local:2``; its start and stop timed on their own row);
 - the whole ``pla pocket ... --runs 2000 --jobs 2`` command line (process start included);
 - the Fraction reference engine on a sample of runs, to show what the integer engine buys.
 
@@ -56,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--updates", type=int, default=50)
     parser.add_argument("--reference-sample", type=int, default=20,
                         help="runs of the Fraction reference engine to time (default 20)")
+    parser.add_argument("--no-cluster", action="store_true",
+                        help="skip the 2-worker Dask LocalCluster (needs pla-verify[cluster])")
     parser.add_argument("--json-out", default=str(Path(__file__).parent / "results" /
                                                   "pocket_runs.json"),
                         help="where to write the results (default benchmarks/results/"
@@ -80,6 +83,18 @@ def main(argv: list[str] | None = None) -> int:
         seconds = _timed(key, lambda: repeat_pocket(train, options, args.runs, test=test,
                                                     jobs=jobs, task=task).runs, results)
         rows.append((key, seconds))
+    if not args.no_cluster:  # the same runs on a 2-worker Dask LocalCluster (issue 30)
+        from pla.cluster import dask_executor
+
+        started = time.perf_counter()
+        with dask_executor("local:2") as executor:
+            key = "engine + checks, Dask LocalCluster, 2 workers"
+            seconds = _timed(key, lambda: repeat_pocket(
+                train, options, args.runs, test=test, task=checked_pocket_run,
+                executor=executor).runs, results)
+        rows.append((key, seconds))
+        rows.append(("Dask LocalCluster start and stop (2 workers)",
+                     time.perf_counter() - started - seconds))
     reference_runs = [r for r in results.values()]
     first = reference_runs[0]
     if any(r != first for r in reference_runs):

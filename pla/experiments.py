@@ -31,6 +31,9 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 from pla.dataset import Dataset
 from pla.defaults import POCKET_DEFAULTS, REPEAT_DEFAULTS, RUN_DEFAULTS
 from pla.perceptron import OptionError, RunOptions, run
@@ -92,20 +95,30 @@ def _ignore_interrupts() -> None:
 
 
 def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
-                 on_progress: ProgressCallback | None = None) -> list[R]:
-    """``[task(s) for s in seeds]``, computed by ``jobs`` processes; the result is in seed order.
+                 on_progress: ProgressCallback | None = None,
+                 executor: Executor | None = None) -> list[R]:
+    """``[task(s) for s in seeds]``, computed by ``jobs`` processes, or by ``executor`` (any
+    :class:`concurrent.futures.Executor`: a Dask ``Client.get_executor()``, Ray's, a process
+    pool); the result is in seed order, the same whatever computes it.
 
-    ``task`` must be picklable when ``jobs > 1`` (a top-level function or a
+    ``task`` must be picklable when ``jobs > 1`` or with an executor (a top-level function or a
     :func:`functools.partial` of one).  ``on_progress(done, total)`` is called in this process
     as runs complete.  An exception raised by a run is raised here; on any exception, and on
-    Ctrl-C (which the workers leave to this process), the worker processes are terminated.
+    Ctrl-C (which the workers leave to this process), the worker processes are terminated, or
+    the executor's pending futures cancelled.
 
     >>> parallel_map(abs, [-3, 1, -2], jobs=1)
+    [3, 1, 2]
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     parallel_map(abs, [-3, 1, -2], executor=pool)
     [3, 1, 2]
     """
     if jobs < 1:
         raise OptionError("jobs must be at least 1")
     total = len(seeds)
+    if executor is not None:
+        return _executor_map(task, seeds, executor, on_progress)
     if jobs == 1 or total <= 1:
         results = []
         for seed in seeds:
@@ -114,9 +127,7 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
                 on_progress(len(results), total)
         return results
     workers = min(jobs, total)
-    size = max(1, math.ceil(total / (workers * 16)))
-    chunks = [(index, list(seeds[start:start + size]))
-              for index, start in enumerate(range(0, total, size))]
+    chunks = _chunks(seeds, workers)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     done_runs = 0
@@ -128,6 +139,49 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
             if on_progress is not None:
                 on_progress(done_runs, total)
     return [result for index in range(len(chunks)) for result in parts[index]]
+
+
+def _chunks(seeds: Sequence[int], workers: int) -> list[tuple[int, list[int]]]:
+    """The seeds cut into numbered chunks, about 16 per worker (fewer, larger messages)."""
+    size = max(1, math.ceil(len(seeds) / (workers * 16)))
+    return [(index, list(seeds[start:start + size]))
+            for index, start in enumerate(range(0, len(seeds), size))]
+
+
+def _executor_map(task: Callable[[int], R], seeds: Sequence[int], executor: Executor,
+                  on_progress: ProgressCallback | None) -> list[R]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    chunks = _chunks(seeds, max(1, _executor_workers(executor)))
+    futures = {executor.submit(_run_chunk, task, chunk): chunk[0] for chunk in chunks}
+    parts: dict[int, list[R]] = {}
+    done_runs = 0
+    try:
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index, part = future.result()
+                parts[index] = part
+                done_runs += len(part)
+                if on_progress is not None:
+                    on_progress(done_runs, len(seeds))
+    except BaseException:  # a failed run or Ctrl-C: nothing more is computed for this call
+        for future in futures:
+            future.cancel()
+        raise
+    return [result for index in range(len(chunks)) for result in parts[index]]
+
+
+def _executor_workers(executor: Executor) -> int:
+    """How many workers an executor has, as far as it says (Dask's client, a pool), else 4."""
+    client = getattr(executor, "_client", None)
+    if client is not None:  # distributed.cfexecutor.ClientExecutor
+        try:
+            return len(client.scheduler_info().get("workers", {})) or 4
+        except Exception:  # noqa: BLE001 - a scheduler that does not answer: guess
+            return 4
+    return int(getattr(executor, "_max_workers", 4) or 4)
 
 
 # ----------------------------------------------------------------------------- PLA experiments
@@ -202,12 +256,13 @@ class PlaExperiment:
 
 
 def repeat_pla(dataset: Dataset, options: RunOptions, runs: int, *, seed: int = 0, jobs: int = 1,
-               engine: str = "default", on_progress: ProgressCallback | None = None
-               ) -> PlaExperiment:
-    """``runs`` PLA runs with seeds :func:`run_seeds` (``seed``, runs); ``options.seed`` is ignored."""
+               engine: str = "default", on_progress: ProgressCallback | None = None,
+               executor: Executor | None = None) -> PlaExperiment:
+    """``runs`` PLA runs with seeds :func:`run_seeds` (``seed``, runs); ``options.seed`` is ignored.
+    ``jobs`` local processes, or ``executor`` (see :func:`parallel_map`): the same result."""
     options.initial_weights(dataset.dim)
     task = partial(pla_run_summary, dataset, options, engine)
-    results = parallel_map(task, run_seeds(seed, runs), jobs, on_progress)
+    results = parallel_map(task, run_seeds(seed, runs), jobs, on_progress, executor)
     return PlaExperiment(runs=tuple(results), options=replace(options, seed=seed), base_seed=seed)
 
 
@@ -279,9 +334,10 @@ class PocketExperiment:
 def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: int = 0,
                   test: Dataset | None = None, jobs: int = 1,
                   on_progress: ProgressCallback | None = None,
-                  task: Callable[[PocketProblem, int], PocketResult] | None = None
-                  ) -> PocketExperiment:
-    """``runs`` Pocket runs with seeds :func:`run_seeds` (``seed``, runs).
+                  task: Callable[[PocketProblem, int], PocketResult] | None = None,
+                  executor: Executor | None = None) -> PocketExperiment:
+    """``runs`` Pocket runs with seeds :func:`run_seeds` (``seed``, runs), on ``jobs`` local
+    processes or on ``executor`` (see :func:`parallel_map`): the same result.
 
     ``task(problem, seed)`` runs one seed (default :meth:`PocketProblem.run`); a caller can pass
     a picklable function that runs and then checks each run in the worker processes.
@@ -297,7 +353,7 @@ def repeat_pocket(train: Dataset, options: PocketOptions, runs: int, *, seed: in
 
     problem = PocketProblem.prepare(train, options, test)
     work = partial(task if task is not None else _run_problem, problem)
-    results = parallel_map(work, run_seeds(seed, runs), jobs, on_progress)
+    results = parallel_map(work, run_seeds(seed, runs), jobs, on_progress, executor)
     return PocketExperiment(runs=tuple(results), options=options, base_seed=seed,
                             has_test=test is not None)
 

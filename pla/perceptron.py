@@ -101,7 +101,8 @@ def run(
         w, updates, epochs, halted = run_fast(dataset, options, callback, on_update=on_update,
                                               budget=budget)
     return Result(w=w, updates=updates, epochs=epochs, halted=halted, options=options,
-                  steps=tuple(steps), stopped_by=None if halted else budget.reason)
+                  steps=tuple(steps), stopped_by=None if halted else budget.reason,
+                  dataset=dataset)
 
 
 def _with_update_hook(callback: StepCallback | None,

@@ -135,7 +135,12 @@ class Step:
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a run: final ``w`` (bias first), counts, and the recorded steps."""
+    """The outcome of a run: final ``w`` (bias first), counts, and the recorded steps.
+
+    ``dataset`` is the data the run was made on (set by :func:`pla.run`; not part of the
+    ``repr`` or of equality).  In Jupyter a result shows as the step player
+    (:func:`pla.notebook.result_html`).
+    """
 
     w: tuple[Fraction, ...]
     updates: int
@@ -145,6 +150,12 @@ class Result:
     steps: tuple[Step, ...] = field(default=(), repr=False)
     #: Why a run that did not halt stopped: ``"max-updates"`` or ``"timeout"`` (None if halted).
     stopped_by: str | None = None
+    dataset: Any = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str:
+        from pla.notebook import result_html
+
+        return result_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready values: exact numbers as strings, the options included, the

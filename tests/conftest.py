@@ -7,6 +7,7 @@ from pathlib import Path
 # The site's build machinery (docs/hooks/sitebuild/) is not installed; tests import it from there.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "hooks"))
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
@@ -28,3 +29,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The CLI lifts CPython's int<->str digit limit (exact results can be long); so do the tests.
 sys.set_int_max_str_digits(0)
+
+
+@pytest.fixture(scope="session")
+def adopter_venv(tmp_path_factory) -> Path:
+    """The adoption tests' fresh virtual environment, built once per session (tests/adopter.py)."""
+    from tests.adopter import make_adopter_venv
+
+    return make_adopter_venv(tmp_path_factory.mktemp("adopter"))

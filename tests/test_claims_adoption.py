@@ -2,20 +2,19 @@
 environment (no network beyond the package index), used by a throwaway project through the
 pytest plugin, the mkdocs plugin and the pre-commit hook's command.
 
-The environment is built once per session (~40-60 s with a warm pip cache).  If it cannot be
-built the tests fail, saying why; they never skip.
+The environment is the session's one adopter environment (tests/adopter.py), shared with the
+notebook, Sphinx and cluster adoption tests.  If it cannot be built the tests fail, saying
+why; they never skip.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.adopter import run as _run
+
 TRUE_PAGE = """# My notes
 
 ```claim
@@ -38,30 +37,9 @@ sqrt(2) < 1.4143
 FALSE_CLAIM = "\n```claim\nx**2 >= x\n```\n"
 
 
-def _run(args: list, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "PYTHON"))}
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env)
-
-
 @pytest.fixture(scope="session")
-def fresh_venv(tmp_path_factory) -> Path:
-    venv = tmp_path_factory.mktemp("adopter") / "venv"
-    made = _run([sys.executable, "-m", "venv", venv], ROOT)
-    assert made.returncode == 0, f"cannot create a virtual environment: {made.stderr}"
-    source = tmp_path_factory.mktemp("source") / "pla-verify"  # a clean copy: no .venv, site/
-    copied = _run(["git", "-C", ROOT, "ls-files", "-z"], ROOT)
-    assert copied.returncode == 0, copied.stderr
-    for name in filter(None, copied.stdout.split("\0")):
-        target = source / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if (ROOT / name).is_file():
-            target.write_bytes((ROOT / name).read_bytes())
-    installed = _run([venv / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check",
-                      source, "pytest", "mkdocs"], ROOT, timeout=600)
-    assert installed.returncode == 0, f"pip install failed:\n{installed.stderr[-3000:]}"
-    return venv
+def fresh_venv(adopter_venv) -> Path:
+    return adopter_venv
 
 
 def _project(tmp_path: Path, page: str) -> Path:

@@ -324,6 +324,34 @@ def test_step_player_is_driven_in_chromium(built_site: Path, page: str, player: 
         assert entry.get("level") != "SEVERE", entry
 
 
+def test_a_notebook_output_saved_as_html_plays_offline(browser, tmp_path: Path) -> None:
+    """The step player of a pla.Result in Jupyter (issue 30), as a saved notebook's HTML export
+    embeds it (the output's text/html as is, no site around it): it plays from disk."""
+    import pla
+
+    result = pla.run(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1]), order="first")
+    output = result._repr_html_()
+    page = tmp_path / "notebook.html"
+    page.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'><title>nb</title></head>"
+                    f"<body><div class='output_html'>{output}</div></body></html>",
+                    encoding="utf-8")
+    browser.get(page.as_uri())
+    player = "#" + browser.execute_script("return document.querySelector('.pla-player').id")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["ready"] == "true" and not state["liveHidden"] and state["states"] == 8
+    assert state["step"] == 0 and "w_0 = (0, 0, 0)" in state["text"]
+    _click(browser, player, "forward")
+    _click(browser, player, "forward")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["step"] == 2 and state["visible"] == [2]
+    _assert_shows(state["state"], state["fields"])
+    _click(browser, player, "last")
+    state = browser.execute_script(_PLAYER_STATE_SCRIPT, player)
+    assert state["step"] == 7 and "No mistake left" in state["text"]
+    for entry in browser.get_log("browser"):
+        assert entry.get("level") != "SEVERE", entry
+
+
 def test_step_players_have_a_static_fallback(built_site: Path) -> None:
     import re
 

@@ -125,6 +125,12 @@ class MonitorReport:
     violations: int
     hypothesis: str
 
+    def _repr_html_(self) -> str:
+        """The report as a table of exact numbers in Jupyter (:mod:`verify.present.notebook`)."""
+        from verify.present.notebook import report_html
+
+        return report_html(self)
+
 
 def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     """Integers V with values = V / D, or None when some value is not a multiple of 1/D."""

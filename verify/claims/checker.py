@@ -43,9 +43,16 @@ class FileClaim:
         return self.verdict.claim.ident if self.verdict.claim else ""
 
     @property
+    def place(self) -> str:
+        """``path:LINE``; in a notebook's cell (path ``nb.ipynb:cell K``, see
+        :mod:`verify.claims.notebooks`) ``nb.ipynb:cell K:line LINE``."""
+        return f"{self.path}:line {self.line}" if ".ipynb:cell " in self.path else \
+            f"{self.path}:{self.line}"
+
+    @property
     def location(self) -> str:
-        """``path:LINE[:id]``."""
-        return f"{self.path}:{self.line}" + (f":{self.ident}" if self.ident else "")
+        """``place[:id]``."""
+        return self.place + (f":{self.ident}" if self.ident else "")
 
     @property
     def passed(self) -> bool:

@@ -1,4 +1,5 @@
-"""pytest plugin ``pla_claims``: every ```claim block of a Markdown file is a test.
+"""pytest plugin ``pla_claims``: every ```claim block of a Markdown file (or of a Jupyter
+notebook's Markdown cells, :mod:`verify.claims.notebooks`) is a test.
 
 Registered through the ``pytest11`` entry point, so installing pla-verify is enough (or load it
 with ``-p pla_claims`` where plugin autoloading is off).  Markdown files are collected:
@@ -10,7 +11,8 @@ with ``-p pla_claims`` where plugin autoloading is off).  Markdown files are col
 - under the paths of the ini option ``pla_claims_paths`` (added to a plain ``pytest`` run).
 
 A project that does none of this keeps its collection unchanged.  Each claim is one item named
-``FILE:LINE`` or ``FILE:LINE:ID`` (``id:`` line of the block).  A claim passes when it has its
+``FILE:LINE`` or ``FILE:LINE:ID`` (``id:`` line of the block); in a notebook
+``NB.ipynb:cell K:line LINE[:ID]``.  A claim passes when it has its
 expected verdict (proved unless ``expect:`` says otherwise) and every claim it ``uses:`` is
 fully verified; a failure shows the claim, the verdict, the exact counterexample or what was
 tried, and the domain conditions.  Importing the plugin costs nothing: sympy is loaded by the
@@ -29,7 +31,7 @@ __all__ = ["ClaimFile", "ClaimItem", "ClaimFailed"]
 _INI = "pla_claims_paths"
 _INI_ON = "pla_claims"
 _REGISTRY = pytest.StashKey[dict]()
-_SUFFIXES = (".md", ".markdown")
+_SUFFIXES = (".md", ".markdown", ".ipynb")  # a notebook: its Markdown cells
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -109,20 +111,23 @@ class ClaimFile(pytest.File):
 
     def collect(self) -> Iterator["ClaimItem"]:
         from verify.claims.fences import find_claim_blocks
+        from verify.claims.notebooks import markdown_pieces_of_text
         from verify.claims.parser import ClaimSyntaxError, parse_claim
 
         text = self.path.read_text(encoding="utf-8")
-        for block in find_claim_blocks(text):
-            ident = ""
-            try:
-                ident = parse_claim(block.body).ident
-            except ClaimSyntaxError:
-                pass
-            name = f"{self.path.name}:{block.line}" + (f":{ident}" if ident else "")
-            item = ClaimItem.from_parent(self, name=name, block=block)
-            if ident:
-                self.config.stash[_REGISTRY].setdefault(ident, item)
-            yield item
+        for piece in markdown_pieces_of_text(self.path, text):
+            for block in find_claim_blocks(piece.text):
+                ident = ""
+                try:
+                    ident = parse_claim(block.body).ident
+                except ClaimSyntaxError:
+                    pass
+                where = f"{piece.place}:line {block.line}" if piece.place else str(block.line)
+                name = f"{self.path.name}:{where}" + (f":{ident}" if ident else "")
+                item = ClaimItem.from_parent(self, name=name, block=block, where=where)
+                if ident:
+                    self.config.stash[_REGISTRY].setdefault(ident, item)
+                yield item
 
 
 class ClaimFailed(Exception):
@@ -133,11 +138,13 @@ class ClaimFailed(Exception):
 class ClaimItem(pytest.Item):
     """One ```claim block."""
 
-    def __init__(self, *, block: Any, **kwargs: Any) -> None:
+    def __init__(self, *, block: Any, where: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.block = block
         self.body = block.body
         self.line = block.line
+        #: ``LINE``, or ``cell K:line LINE`` in a notebook
+        self.where = where or str(block.line)
         self._verdict: Any = None
 
     @property
@@ -164,7 +171,7 @@ class ClaimItem(pytest.Item):
                 out.append(f"uses {used!r}, which is no collected claim's id")
             elif used in stack or other.verdict.status != "proved" or \
                     other.problems(stack + (used,)):
-                out.append(f"uses {used!r} ({other.path.name}:{other.line}), which is not "
+                out.append(f"uses {used!r} ({other.path.name}:{other.where}), which is not "
                            f"fully verified")
         return out
 
@@ -177,7 +184,7 @@ class ClaimItem(pytest.Item):
         if isinstance(excinfo.value, ClaimFailed):
             claim = "\n".join("    " + line for line in self.body.splitlines())
             domain = "".join(f"\n  domain: {d}" for d in self.verdict.domain)
-            return f"{self.path.name}:{self.line}: claim\n{claim}\n{excinfo.value}{domain}"
+            return f"{self.path.name}:{self.where}: claim\n{claim}\n{excinfo.value}{domain}"
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -51,6 +51,12 @@ class Verdict:
     domain: tuple[str, ...] = ()
     statement: str = ""  #: for ``proved``: the statement the kernel checked, as the reader writes it
 
+    def _repr_html_(self) -> str:
+        """The badge, the statement and the certificate in Jupyter (:mod:`verify.present.notebook`)."""
+        from verify.present.notebook import verdict_html
+
+        return verdict_html(self)
+
     @property
     def ok(self) -> bool:
         """True when the claim is proved."""

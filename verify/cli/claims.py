@@ -1,4 +1,5 @@
-"""``pla claims PATH...``: decide every ```claim block of Markdown files (and directories).
+"""``pla claims PATH...``: decide every ```claim block of Markdown files (and directories), and
+of the Markdown cells of Jupyter notebooks (located ``nb.ipynb:cell 7:line 3``).
 
 Exit codes: 0 every claim has its expected verdict (proved unless ``expect:`` says otherwise)
 and everything it uses is fully verified; 1 some claim does not; 2 the only problems are
@@ -28,14 +29,16 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                     "its expected verdict; exit 2 when the only problems are malformed blocks.",
     )
     parser.add_argument("files", nargs="+", metavar="PATH",
-                        help="Markdown files, or directories searched for *.md")
+                        help="Markdown files or Jupyter notebooks, or directories searched for "
+                             "*.md and *.ipynb")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     parser.set_defaults(handler=handle)
     return parser
 
 
 def markdown_files(paths: list[str]) -> list[Path]:
-    """The files named, and every ``*.md`` / ``*.markdown`` under the directories named.
+    """The files named, and every ``*.md`` / ``*.markdown`` / ``*.ipynb`` (Jupyter notebook,
+    its Markdown cells) under the directories named, except Jupyter's checkpoints.
 
     >>> markdown_files([])
     []
@@ -43,8 +46,9 @@ def markdown_files(paths: list[str]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in (".md", ".markdown")
-                              and f.is_file()))
+            out.extend(sorted(f for f in p.rglob("*")
+                              if f.suffix.lower() in (".md", ".markdown", ".ipynb")
+                              and ".ipynb_checkpoints" not in f.parts and f.is_file()))
         else:
             out.append(p)
     return out
@@ -54,16 +58,21 @@ def handle(args: argparse.Namespace) -> int:
     from verify.claims.checker import check_markdown_text, resolve_dependencies
     from verify.cli.usage import UsageError
 
+    from verify.claims.notebooks import NotebookError, markdown_pieces_of_text, piece_path
+
     texts = []
     for path in markdown_files(args.files):   # every file is read once, before any claim is decided
         try:
-            texts.append((path, read_bounded(path).decode("utf-8")))
+            pieces = markdown_pieces_of_text(path, read_bounded(path).decode("utf-8"))
         except OSError as exc:
             raise UsageError(f"{shown_path(path)}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{shown_path(path)}: not UTF-8 text") from None
+        except NotebookError as exc:
+            raise UsageError(str(exc)) from None
+        texts.extend((piece_path(path, piece), piece.text) for piece in pieces)
     found = resolve_dependencies([claim for path, text in texts
-                                  for claim in check_markdown_text(text, str(path))])
+                                  for claim in check_markdown_text(text, path)])
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
@@ -83,7 +92,7 @@ def handle(args: argparse.Namespace) -> int:
         passed = len(found) - len(failed) - len(invalid)
         print(f"{passed} of {len(found)} claims as expected")
     for c in invalid:
-        print(f"pla: error: {shown_path(c.path)}:{c.line}: {c.block.error or c.verdict.reason}",
+        print(f"pla: error: {shown_path(c.place)}: {c.block.error or c.verdict.reason}",
               file=sys.stderr)
     if failed:
         return 1

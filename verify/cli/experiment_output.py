@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator
 
 from pla.files import shown_path
 from pla.experiments import SEED_STRIDE, default_jobs
@@ -20,6 +21,7 @@ from verify.cli.data_arguments import non_negative_int, positive_int
 from verify.cli.progress_bar import ProgressBar, progress_enabled
 
 __all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
+           "experiment_executor", "workers_text",
            "check_runs_need_random_order",
            "progress_bar", "seed_rule_text", "gordan_certificate",
            "certificate_notice",
@@ -87,6 +89,11 @@ def add_run_count_arguments(group: argparse._ArgumentGroup, *, runs_default: int
     group.add_argument("--jobs", type=job_count, default=1, metavar="J",
                        help=f"worker processes (default 1; 0 = one per CPU; at most {MAX_JOBS}); "
                             "the results do not depend on J")
+    group.add_argument("--cluster", metavar="SPEC", default=None,
+                       help="run on a Dask cluster instead of --jobs processes: tcp://HOST:8786 "
+                            "(a running dask scheduler) or local:N (start N local workers); "
+                            "needs pip install 'pla-verify[cluster]'; the results do not "
+                            "depend on it")
     group.add_argument("--quiet", action="store_true",
                        help="no progress bar (it is drawn on stderr only when stderr is a "
                             "terminal)")
@@ -103,6 +110,33 @@ def check_runs_need_random_order(runs: int, order: str) -> None:
 def jobs_from_args(args: argparse.Namespace) -> int:
     """``--jobs``, with 0 meaning one process per available CPU."""
     return args.jobs if args.jobs > 0 else default_jobs()
+
+
+@contextmanager
+def experiment_executor(args: argparse.Namespace) -> Iterator[Any]:
+    """None (the runs go to ``--jobs`` local processes), or with ``--cluster SPEC`` the
+    executor of a Dask client (:func:`pla.cluster.dask_executor`; Dask imported only then; a
+    bad SPEC, a missing Dask or a silent scheduler is an :class:`pla.OptionError`, exit 2)."""
+    spec = getattr(args, "cluster", None)
+    if spec is None:
+        yield None
+        return
+    from pla.cluster import dask_executor
+
+    with dask_executor(spec) as executor:
+        yield executor
+
+
+def workers_text(args: argparse.Namespace, jobs: int) -> str:
+    """Who made the runs, for the human output: ``2 processes`` or ``Dask cluster local:2``.
+
+    >>> workers_text(argparse.Namespace(cluster=None), 1)
+    '1 process'
+    """
+    spec = getattr(args, "cluster", None)
+    if spec is not None:
+        return f"Dask cluster {spec}"
+    return f"{jobs} process{'es' if jobs > 1 else ''}"
 
 
 def progress_bar(args: argparse.Namespace, label: str) -> ProgressBar:

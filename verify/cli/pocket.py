@@ -24,8 +24,8 @@ from pla.experiments import SEED_STRIDE
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.cli.run import add_eta_and_w0_arguments
 from verify.cli.experiment_output import (
-    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
-    progress_bar, seed_rule_text,
+    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, experiment_executor,
+    jobs_from_args, progress_bar, seed_rule_text, workers_text,
 )
 
 if TYPE_CHECKING:  # imported by the handler: building the parser stays cheap (no numpy, kernel)
@@ -100,16 +100,16 @@ def handle(args: argparse.Namespace) -> int:
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     try:
-        with progress_bar(args, "pocket runs") as bar:
+        with experiment_executor(args) as executor, progress_bar(args, "pocket runs") as bar:
             study = repeat_pocket(train, options, args.runs, seed=args.seed, test=test, jobs=jobs,
-                                  on_progress=bar, task=checked_pocket_run)
+                                  on_progress=bar, task=checked_pocket_run, executor=executor)
     except (PocketCheckFailed, PocketInvariantViolation) as exc:
         print(f"pla: {exc}", file=sys.stderr)
         return 4
     if args.json:
         print(json.dumps(experiment_json(train, test, study), indent=2))
     else:
-        print_experiment(train, test, study, args, jobs)
+        print_experiment(train, test, study, args, workers_text(args, jobs))
     return 0
 
 
@@ -143,7 +143,7 @@ def experiment_json(train: Dataset, test: Dataset | None, study: PocketExperimen
 
 
 def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperiment,
-                     args: argparse.Namespace, jobs: int) -> None:
+                     args: argparse.Namespace, workers: str) -> None:
     from verify.cli.run import ZERO_CONVENTION_TEXT
     from verify.checks.pocket import checks_made
 
@@ -174,7 +174,7 @@ def print_experiment(train: Dataset, test: Dataset | None, study: PocketExperime
                   f"{r.test_n} mistakes")
     else:
         print(f"runs     {len(runs)} ({seed_rule_text(study.base_seed, len(runs))}), "
-              f"{jobs} process{'es' if jobs > 1 else ''}; returned: {returned}")
+              f"{workers}; returned: {returned}")
         table = [("", "mean", "min", "max")]
         errors = study.train_errors
         table.append(("train error", exact_and_decimal(study.mean_train_error),

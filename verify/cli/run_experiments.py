@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from pla.experiments import PlaExperiment
 from verify.cli.usage import UsageError
 from verify.cli.experiment_output import (
-    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, jobs_from_args,
-    progress_bar, seed_rule_text,
+    add_run_count_arguments, check_runs_need_random_order, exact_and_decimal, experiment_executor,
+    jobs_from_args, progress_bar, seed_rule_text, workers_text,
 )
 
 __all__ = ["add_arguments", "handle_runs", "check_runs_arguments", "experiment_json", "HISTOGRAM_BINS", "BAR_WIDTH"]
@@ -36,7 +36,7 @@ BAR_WIDTH = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--runs``, ``--jobs``, ``--quiet`` for ``pla run``."""
+    """``--runs``, ``--jobs``, ``--cluster``, ``--quiet`` for ``pla run``."""
     group = parser.add_argument_group(
         "repeated runs", "with --runs K: K runs with seeds derived from --seed; mean, min, max "
                          "and a histogram of the update counts")
@@ -59,13 +59,13 @@ def handle_runs(args: argparse.Namespace, dataset: Dataset, options: RunOptions)
     check_runs_arguments(args)
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
-    with progress_bar(args, "PLA runs") as bar:
+    with experiment_executor(args) as executor, progress_bar(args, "PLA runs") as bar:
         study = repeat_pla(dataset, options, args.runs, seed=options.seed, jobs=jobs,
-                           engine=args.engine, on_progress=bar)
+                           engine=args.engine, on_progress=bar, executor=executor)
     if args.json:
         print(json.dumps(experiment_json(dataset, study), indent=2))
     else:
-        print_experiment(dataset, study, jobs)
+        print_experiment(dataset, study, workers_text(args, jobs))
     stuck = len(study.runs) - study.halted_runs
     if stuck:
         print(f"pla: {stuck:,} of {format_count(len(study.runs), 'run')} stopped at --max-updates "
@@ -92,7 +92,7 @@ def experiment_json(dataset: Dataset, study: PlaExperiment) -> dict[str, Any]:
     }
 
 
-def print_experiment(dataset: Dataset, study: PlaExperiment, jobs: int) -> None:
+def print_experiment(dataset: Dataset, study: PlaExperiment, workers: str) -> None:
     """The human summary: statistics and a text histogram of the update counts."""
     o = study.options
     runs = len(study.runs)
@@ -103,7 +103,7 @@ def print_experiment(dataset: Dataset, study: PlaExperiment, jobs: int) -> None:
     print(f"options  order {o.order}, eta {o.eta}, w0 {w0}, zero {o.zero}, "
           f"max-updates {o.max_updates}")
     print(f"runs     {runs} ({seed_rule_text(study.base_seed, runs)}), "
-          f"{jobs} process{'es' if jobs > 1 else ''}; {study.halted_runs} halted")
+          f"{workers}; {study.halted_runs} halted")
     print(f"updates  mean {exact_and_decimal(study.mean_updates, 2)}, min {study.min_updates}, "
           f"max {study.max_updates}")
     bins = histogram(study.counts, HISTOGRAM_BINS)

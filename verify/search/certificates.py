@@ -117,6 +117,13 @@ class Separator(Certificate):
     note: str = ""
     bound_lower: Fraction | None = None
 
+    def _repr_html_(self) -> str:
+        """The certificate as a table of exact numbers in Jupyter
+        (:mod:`verify.search.certificate_display`)."""
+        from verify.search.certificate_display import certificate_html
+
+        return certificate_html(self)
+
     @property
     def tightest_updates(self) -> int | None:
         """⌊R²‖w*‖²/ρ*²⌋, the smallest integer bound any separator gives (that of the
@@ -172,6 +179,13 @@ class NonSeparable(Certificate):
     """
 
     lam: tuple[Fraction, ...]
+
+    def _repr_html_(self) -> str:
+        """The certificate as a table of exact numbers in Jupyter
+        (:mod:`verify.search.certificate_display`)."""
+        from verify.search.certificate_display import certificate_html
+
+        return certificate_html(self)
 
     @property
     def separable(self) -> bool:
