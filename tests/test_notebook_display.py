@@ -99,10 +99,9 @@ def test_the_player_of_any_separable_run_matches_the_run(points, a, b) -> None:
 
 def test_a_checked_report_a_certificate_and_verdicts_display_exactly() -> None:
     import verify
-    from verify.checks.checked_run import checked_run
     from verify.claims.checker import check_claim_text
 
-    _, report = checked_run(TEXTBOOK, pla.RunOptions(order="first"))
+    report = verify.checked_run(TEXTBOOK, order="first").report
     page = report._repr_html_()
     assert "<code>117</code>" in page and "<code>0</code> violations" in page
     assert "proof checked" in page
