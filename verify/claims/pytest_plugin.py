@@ -60,7 +60,7 @@ def _opted_in(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_REGISTRY] = {}
+    config.stash[_REGISTRY] = {"found": [], "resolution": None}
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         return  # paths were named: collect only those
     extra = [str(p) for p in _configured(config) if p.exists()]
@@ -105,24 +105,19 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
 
 
 class ClaimFile(pytest.File):
-    """A Markdown file; its items are its claim blocks."""
+    """A Markdown file; its items are its claim blocks, read by :mod:`verify.claims.documents`
+    (the reading every front end shares)."""
 
     def collect(self) -> Iterator["ClaimItem"]:
-        from verify.claims.fences import find_claim_blocks
-        from verify.claims.parser import ClaimSyntaxError, parse_claim
+        from verify.claims.documents import find_file_claims
 
         text = self.path.read_text(encoding="utf-8")
-        for block in find_claim_blocks(text):
-            ident = ""
-            try:
-                ident = parse_claim(block.body).ident
-            except ClaimSyntaxError:
-                pass
-            name = f"{self.path.name}:{block.line}" + (f":{ident}" if ident else "")
-            item = ClaimItem.from_parent(self, name=name, block=block)
-            if ident:
-                self.config.stash[_REGISTRY].setdefault(ident, item)
-            yield item
+        registry = self.config.stash[_REGISTRY]
+        for found in find_file_claims(text, self.path.name):
+            registry["found"].append(found)
+            registry["resolution"] = None  # rebuilt once collection is complete
+            yield ClaimItem.from_parent(self, name=found.location,
+                                        index=len(registry["found"]) - 1, found=found)
 
 
 class ClaimFailed(Exception):
@@ -133,43 +128,34 @@ class ClaimFailed(Exception):
 class ClaimItem(pytest.Item):
     """One ```claim block."""
 
-    def __init__(self, *, block: Any, **kwargs: Any) -> None:
+    def __init__(self, *, index: int, found: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.block = block
-        self.body = block.body
-        self.line = block.line
-        self._verdict: Any = None
+        self.index = index
+        self.block = found.block
+        self.body = found.block.body
+        self.line = found.block.line
+
+    @property
+    def resolution(self) -> Any:
+        """The session's one resolution of every collected claim (ids, dependencies)."""
+        from verify.claims.documents import ClaimResolution
+
+        registry = self.config.stash[_REGISTRY]
+        if registry["resolution"] is None:
+            registry["resolution"] = ClaimResolution(registry["found"])
+        return registry["resolution"]
 
     @property
     def verdict(self) -> Any:
-        """The block's verdict (computed once)."""
-        if self._verdict is None:
-            from verify.claims import Verdict, check_claim_text
+        """The block's verdict (computed once per session)."""
+        return self.resolution.verdict(self.index)
 
-            self._verdict = Verdict("invalid", None, reason=self.block.error) \
-                if self.block.error else check_claim_text(self.body)
-        return self._verdict
-
-    def problems(self, stack: tuple = ()) -> list[str]:
+    def problems(self) -> tuple[str, ...]:
         """Why this claim is not fully verified (empty when it is)."""
-        verdict = self.verdict
-        out = []
-        if not verdict.as_expected:
-            out.append(verdict.explain() if verdict.expected == "proved" else
-                       f"expected {verdict.expected}, got {verdict.explain()}")
-        registry = self.config.stash[_REGISTRY]
-        for used in (verdict.claim.uses if verdict.claim else ()):
-            other = registry.get(used)
-            if other is None:
-                out.append(f"uses {used!r}, which is no collected claim's id")
-            elif used in stack or other.verdict.status != "proved" or \
-                    other.problems(stack + (used,)):
-                out.append(f"uses {used!r} ({other.path.name}:{other.line}), which is not "
-                           f"fully verified")
-        return out
+        return self.resolution.problems(self.index)
 
     def runtest(self) -> None:
-        problems = self.problems((self.verdict.claim.ident,) if self.verdict.claim else ())
+        problems = self.problems()
         if problems:
             raise ClaimFailed("\n".join(problems))
 

@@ -51,7 +51,7 @@ def markdown_files(paths: list[str]) -> list[Path]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from verify.claims.checker import check_markdown_text, resolve_dependencies
+    from verify.claims.documents import check_markdown_texts
     from verify.cli.usage import UsageError
 
     texts = []
@@ -62,8 +62,7 @@ def handle(args: argparse.Namespace) -> int:
             raise UsageError(f"{shown_path(path)}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{shown_path(path)}: not UTF-8 text") from None
-    found = resolve_dependencies([claim for path, text in texts
-                                  for claim in check_markdown_text(text, str(path))])
+    found = check_markdown_texts((str(path), text) for path, text in texts)
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
