@@ -30,6 +30,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="+", metavar="PATH",
                         help="Markdown files, or directories searched for *.md")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    parser.add_argument("--coq", metavar="DIR",
+                        help="also write every proved claim as a Coq theorem with its proof "
+                             "into DIR and check them all with coqc (make -C DIR); a claim "
+                             "Coq refuses fails the run (exit 1)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -84,6 +88,24 @@ def handle(args: argparse.Namespace) -> int:
     for c in invalid:
         print(f"pla: error: {shown_path(c.path)}:{c.line}: {c.block.error or c.verdict.reason}",
               file=sys.stderr)
+    if args.coq:
+        refused = coq_check(found, args.coq)
+        for line in refused:
+            print(f"pla: error: {line}", file=sys.stderr)
+        if refused:
+            return 1
     if failed:
         return 1
     return 2 if invalid else 0
+
+
+def coq_check(found: list, directory: str) -> list[str]:
+    """Check every proved claim of ``found`` a second time with Coq in ``directory``."""
+    from verify.coq.claim_files import check_proved_claims
+
+    refused = check_proved_claims(((shown_path(c.location), c.verdict) for c in found),
+                                  directory)
+    if not refused:
+        proved = sum(c.verdict.status == "proved" for c in found)
+        print(f"Coq checked all {proved} proved claims (make -C {directory})")
+    return refused
