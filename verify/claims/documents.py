@@ -140,6 +140,11 @@ class ClaimResolution:
             if c.ident:
                 self._by_id.setdefault(c.ident, []).append(i)
 
+    @property
+    def decided(self) -> frozenset[int]:
+        """The indices whose verdict has been decided so far."""
+        return frozenset(self._verdicts)
+
     def verdict(self, i: int) -> object:
         """The verdict of the i-th claim."""
         if i not in self._verdicts:

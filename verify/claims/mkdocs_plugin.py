@@ -17,6 +17,8 @@ What it does, and nothing else (it never adds this project's own pages to a site
   ``pymdownx.arithmatex``);
 - adds one generated page (``status_page``, default ``claims.md``; empty to disable) listing
   every claim with its verdict, its dependencies and whether it is fully verified;
+- with ``coq: DIR``, writes every proved claim as a Coq theorem into DIR and checks them all
+  with coqc (:mod:`verify.coq.claim_files`): a claim Coq refuses stops the build;
 - logs a warning for every claim without its expected verdict (``expect:``, proved unless
   stated) or resting on one, so ``mkdocs build --strict`` fails, naming ``page.md:LINE``.
 """
@@ -47,6 +49,7 @@ class ClaimsConfig(base.Config):
 
     renderer = c.Choice(("plain", "latex"), default="plain")
     status_page = c.Type(str, default="claims.md")
+    coq = c.Type(str, default="")  # a directory: Coq checks every proved claim a second time
 
 
 def _badge(status: str, passed: bool) -> str:
@@ -142,6 +145,14 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
             except (OSError, UnicodeDecodeError) as exc:
                 raise PluginError(f"pla-claims: cannot read {file.src_uri}: {exc}") from exc
         found = check_markdown_texts(texts)
+        if self.config.coq:
+            from verify.coq.claim_files import check_proved_claims
+
+            refused = check_proved_claims(((c.location, c.verdict) for c in found),
+                                          self.config.coq)
+            if refused:
+                raise PluginError(f"pla-claims: {len(refused)} proved claim(s) refused by Coq; "
+                                  f"first: {refused[0]}")
         for claim in found:
             self.claims.setdefault(claim.path, []).append(claim)
             if not claim.passed:

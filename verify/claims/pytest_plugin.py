@@ -37,6 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--claims", action="store_true", default=False,
                     help="collect the ```claim blocks of every Markdown file under the given "
                          "paths (or testpaths), one test per claim")
+    group.addoption("--claims-coq", metavar="DIR", default=None,
+                    help="after the run, write every proved claim as a Coq theorem into DIR and "
+                         "check them with coqc; a claim Coq refuses fails the session")
     parser.addini(_INI, type="paths", default=[],
                   help="files or directories whose Markdown ```claim blocks are collected as "
                        "tests (pla-verify)")
@@ -102,6 +105,28 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
             or _under_configured(config, file_path)):
         return ClaimFile.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """``--claims-coq DIR``: Coq checks every claim proved in this session a second time."""
+    directory = session.config.getoption("--claims-coq", default=None)
+    registry = session.config.stash.get(_REGISTRY, None)
+    if not directory or not registry or registry["resolution"] is None:
+        return
+    from verify.coq.claim_files import check_proved_claims
+
+    resolution = registry["resolution"]
+    decided = [(c.location, resolution.verdict(i)) for i, c in enumerate(resolution.found)
+               if i in resolution.decided]
+    refused = check_proved_claims(decided, directory)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    for line in refused:
+        if reporter is not None:
+            reporter.write_line(f"pla-claims --claims-coq: {line}", red=True)
+    if refused:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter is not None:
+        reporter.write_line(f"pla-claims: Coq checked every proved claim ({directory})")
 
 
 class ClaimFile(pytest.File):

@@ -185,8 +185,9 @@ def coq_statement(claim: Claim, name: str) -> str:
     """The claim as one Coq theorem statement (see the module docstring)."""
     printer = _Printer(claim.vectors)
     scalars = " ".join(_name(s) for s in claim.symbols)
-    binders = (f"({scalars} : R)" if scalars else "") + \
-        (f" ({' '.join(_name(v) for v in claim.vectors)} : V)" if claim.vectors else "")
+    binders = " ".join(([f"({scalars} : R)"] if scalars else []) +
+                       ([f"({' '.join(_name(v) for v in claim.vectors)} : V)"]
+                        if claim.vectors else []))
     hyps = [printer.relation(r) for r in claim.assumptions]
     hyps += [f"0 <= {printer.scalar(e)}" for kind, e in _conditions(claim.assumptions)
              if kind == "nonneg"]
