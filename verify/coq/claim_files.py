@@ -21,7 +21,7 @@ coqc, and a file Coq refuses fails the run.  Every file ends with ``Print Assump
 
 >>> from verify.claims.parser import parse_claim
 >>> print(coq_statement(parse_claim("assume: x >= 0\\nsqrt(x)**2 == x"), "claim_1"))
-Theorem claim_1 : forall (x : R), x >= 0 -> (0 <= x) /\\ ((sqrt x) ^ 2 = x).
+Theorem claim_1 : forall (x : R), x >= 0 -> (0 <= x) /\\ (((sqrt x) ^ 2) = x).
 """
 
 from __future__ import annotations
