@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any, Iterable
 
 from verify.claims.parser import Claim, Relation
+from verify.coq.claim_signs import sample_point, value_at
 from verify.coq.library import LOGICAL_ROOT, _makefile, library_source, write_text_atomically
 
 __all__ = ["CoqExportError", "ClaimProof", "coq_statement", "claim_file", "certificate_squares",
@@ -254,45 +255,6 @@ def _hint(node: ast.AST) -> str | None:
     return None
 
 
-def _sample_point(claim: Claim) -> dict[str, Fraction] | None:
-    """A rational point satisfying every assumption without sqrt (to read the sign of a
-    denominator the kernel proved nonzero: its sign is the same at every such point)."""
-    grid = [Fraction(v) for v in (1, 2, 3, Fraction(1, 2), -1, -2, 5)]
-    names = list(claim.symbols)
-    if len(names) > 4:
-        return None
-    for values in product(grid, repeat=len(names)):
-        point = dict(zip(names, values))
-        try:
-            if all(r.op == "integer" or _holds(r, point) for r in claim.assumptions):
-                return point
-        except (ZeroDivisionError, KeyError, ValueError):
-            continue
-    return None
-
-
-def _value(e: tuple, point: dict) -> Fraction:
-    kind = e[0]
-    if kind == "num":
-        return e[1]
-    if kind == "sym":
-        return point[e[1]]
-    if kind == "neg":
-        return -_value(e[1], point)
-    if kind == "pow":
-        return _value(e[1], point) ** e[2]
-    if kind in ("add", "sub", "mul", "div"):
-        a, b = _value(e[1], point), _value(e[2], point)
-        return {"add": a + b, "sub": a - b, "mul": a * b}[kind] if kind != "div" else a / b
-    raise ValueError(kind)
-
-
-def _holds(r: Relation, point: dict) -> bool:
-    a, b = _value(r.lhs, point), _value(r.rhs, point)
-    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
-            ">=": a >= b}[r.op]
-
-
 def _goal_tactic(printer: _Printer, goal: Relation, signs: dict) -> str:
     """The tactic proving one relation of the claim (domain facts already in context)."""
     conditions = [c for c in _conditions([goal]) if c[0] == "nonzero"]
@@ -320,7 +282,7 @@ def claim_file(proof: ClaimProof, name: str) -> str:
     hyp_names += [f"A{i}" for i, c in enumerate(_conditions(claim.assumptions), 1)
                   if c[0] == "nonneg"]
     names = [_name(s) for s in claim.symbols] + [_name(v) for v in claim.vectors]
-    point = _sample_point(claim)
+    point = sample_point(claim)
     lines = [f"(* {proof.location}: checked a second time by Coq (pla claims --coq). *)",
              "From Coq Require Import Reals Lra Psatz.",
              f"From {LOGICAL_ROOT} Require Import InnerProduct Claims.",
@@ -350,7 +312,7 @@ def claim_file(proof: ClaimProof, name: str) -> str:
             sign = None
             if point is not None:
                 try:
-                    value = _value(e, point)
+                    value = value_at(e, point)
                     sign = 1 if value > 0 else -1 if value < 0 else None
                 except (ValueError, ZeroDivisionError, KeyError):
                     sign = None
@@ -359,10 +321,10 @@ def claim_file(proof: ClaimProof, name: str) -> str:
             lines.append(f"  assert (D{k} : {fact}) by claim_close.")
         if claim.vectors:
             lines += _vector_script(claim)
-        goals = [g for g in claim.goals]
+        goals = list(claim.goals)
         count = len(_conditions(claim.goals)) + len(goals)
         if count > 1:
-            lines.append("  " + " ".join(["split;"] * 0) + "repeat split.")
+            lines.append("  repeat split.")
         for c in _conditions(claim.goals):
             lines.append("  - " + ("assumption." if c[0] == "nonneg" else "lra."))
         for g in goals:
@@ -490,9 +452,7 @@ def check_claim_files(directory: str, written: dict[str, ClaimProof]) -> list[st
     return failures
 
 
-import re as _re  # noqa: E402  (used only by the two definitions below)
-
-_AXIOM = _re.compile(r"^([A-Za-z_][\w.]*\.[\w]+)\s*:", _re.MULTILINE)
+_AXIOM = re.compile(r"^([A-Za-z_][\w.]*\.[\w]+)\s*:", re.MULTILINE)
 #: The axioms of Coq's classical reals, which the exported kernel theorems also use.
 REAL_NUMBER_AXIOMS = {"ClassicalDedekindReals.sig_forall_dec",
                       "FunctionalExtensionality.functional_extensionality_dep",
