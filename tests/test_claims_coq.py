@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.cli_runner import pla_cli
-from verify.claims import check_claim_text, check_markdown_files
+from verify.claims import check_markdown_files, check_markdown_text
 from verify.claims.parser import parse_claim
 from verify.coq.claim_files import (ClaimProof, REAL_NUMBER_AXIOMS, check_claim_files,
                                     check_proved_claims, coq_statement, write_claim_files)
@@ -88,25 +88,47 @@ def test_pytest_claims_coq_option(pytester, tmp_path):
 
 _TERMS = st.sampled_from(["x**2", "(x - y)**2", "x*y", "y**2", "2*x", "(x + 1)**2", "Abs(x)",
                           "sqrt(x**2 + 1)", "1"])
+#: True sums whose index or bound collides with names the Coq file or the induction uses.
+_SUMS = st.sampled_from([
+    "assume: n >= 0, n integer\nSum(2*t_ - 1, (t_, 1, n)) == n**2",
+    "assume: T >= 1, T integer\nSum(t, (t, 1, T)) <= T**2",
+    "assume: n >= 0, n integer, t >= 0\nSum(k + t, (k, 1, n)) == n*(n + 1)/2 + n*t",
+    "assume: n >= 0, n integer\nSum(k**3, (k, 1, n)) == n**2*(n + 1)**2/4",
+])
+_PLACES = [lambda body: f"```claim\n{body}\n```",
+           lambda body: "\n".join("> " + line for line in f"```claim\n{body}\n```".split("\n")),
+           lambda body: "- item\n\n" + "\n".join("  " + line
+                                                  for line in f"```claim\n{body}\n```".split("\n"))]
 
 
 @st.composite
 def claims(draw):
     """A small claim: a sum of generated terms compared with 0 or with one term, sometimes
-    with an assumption, a whole-line comment or a name that needs renaming in Coq."""
+    with an assumption, a whole-line comment or a name that needs renaming in Coq; or a true
+    symbolic sum whose names collide with the induction's."""
+    if draw(st.booleans()):
+        return draw(_SUMS)
     terms = draw(st.lists(_TERMS, min_size=1, max_size=3))
-    name = draw(st.sampled_from(["x", "T", "R", "fun"]))
-    left = " + ".join(terms).replace("x", name) if name != "fun" else " + ".join(terms)
+    name = draw(st.sampled_from(["x", "T", "R", "fun", "IH"]))
+    left = " + ".join(terms).replace("x", name)
     op = draw(st.sampled_from([">=", "<=", ">"]))
-    right = draw(st.sampled_from(["0", "-1", "x*y"]))
+    right = draw(st.sampled_from(["0", "-1", "x*y"])).replace("x", name)
     head = draw(st.sampled_from(["", "# a comment\n", "assume: y >= 0\n"]))
     return f"{head}{left} {op} {right}"
 
 
+@st.composite
+def documents(draw):
+    """Markdown with the generated claims at the top level, in blockquotes and in lists."""
+    bodies = draw(st.lists(claims(), min_size=6, max_size=8))
+    return "\n\nText.\n\n".join(draw(st.sampled_from(_PLACES))(b) for b in bodies) + "\n"
+
+
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(claims(), min_size=6, max_size=8))
-def test_every_generated_proved_claim_is_accepted_by_coq(tmp_path_factory, texts):
+@given(documents())
+def test_every_generated_proved_claim_is_accepted_by_coq(tmp_path_factory, text):
     _coqc()
-    verdicts = [(f"gen:{k}", check_claim_text(text)) for k, text in enumerate(texts)]
+    found = check_markdown_text(text, "gen.md")
+    assert all(c.block.error == "" for c in found) and len(found) >= 6
     directory = tmp_path_factory.mktemp("coq")
-    assert check_proved_claims(verdicts, str(directory)) == []
+    assert check_proved_claims(((c.location, c.verdict) for c in found), str(directory)) == []
