@@ -132,3 +132,19 @@ def test_every_generated_proved_claim_is_accepted_by_coq(tmp_path_factory, text)
     assert all(c.block.error == "" for c in found) and len(found) >= 6
     directory = tmp_path_factory.mktemp("coq")
     assert check_proved_claims(((c.location, c.verdict) for c in found), str(directory)) == []
+
+
+def test_the_mkdocs_plugin_accepts_coq_and_checks_the_sites_proved_claims(tmp_path):
+    _coqc()
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("> ```claim\n> assume: x >= 0\n"
+                                                "> x**3 - 3*x + 2 >= 0\n> ```\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - pla-claims:\n"
+                                         "      coq: coq-claims\n")
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run([str(mkdocs), "build", "--strict"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "coq-claims" / "Claim_1.vo").exists()

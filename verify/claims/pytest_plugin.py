@@ -13,7 +13,10 @@ A project that does none of this keeps its collection unchanged.  Each claim is 
 ``FILE:LINE`` or ``FILE:LINE:ID`` (``id:`` line of the block).  A claim passes when it has its
 expected verdict (proved unless ``expect:`` says otherwise) and every claim it ``uses:`` is
 fully verified; a failure shows the claim, the verdict, the exact counterexample or what was
-tried, and the domain conditions.  Importing the plugin costs nothing: sympy is loaded by the
+tried, and the domain conditions.  Blocks, ids and dependencies are read by
+:mod:`verify.claims.documents`, as ``pla claims`` and the mkdocs plugin read them: an id given
+twice fails every block with it.  ``--claims-coq DIR`` checks every proved claim a second time
+with Coq at the end of the session (a refusal fails the session).  Importing the plugin costs nothing: sympy is loaded by the
 first claim.
 """
 

@@ -3,7 +3,9 @@
 Exit codes: 0 every claim has its expected verdict (proved unless ``expect:`` says otherwise)
 and everything it uses is fully verified; 1 some claim does not; 2 the only problems are
 blocks that are not claims (a parse error such as ``1/0``, an unclosed fence), each reported as
-``pla: error: FILE:LINE: ...``, or a path cannot be read.
+``pla: error: FILE:LINE: ...``, or a path cannot be read.  With ``--coq DIR`` every proved
+claim is also written as a Coq theorem into DIR and checked by coqc
+(:mod:`verify.coq.claim_files`): a claim Coq refuses is exit 1.
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def handle(args: argparse.Namespace) -> int:
         print(f"pla: error: {shown_path(c.path)}:{c.line}: {c.block.error or c.verdict.reason}",
               file=sys.stderr)
     if args.coq:
-        refused = coq_check(found, args.coq)
+        refused = coq_check(found, args.coq, quiet=args.json)
         for line in refused:
             print(f"pla: error: {line}", file=sys.stderr)
         if refused:
@@ -99,13 +101,13 @@ def handle(args: argparse.Namespace) -> int:
     return 2 if invalid else 0
 
 
-def coq_check(found: list, directory: str) -> list[str]:
+def coq_check(found: list, directory: str, quiet: bool = False) -> list[str]:
     """Check every proved claim of ``found`` a second time with Coq in ``directory``."""
     from verify.coq.claim_files import check_proved_claims
 
     refused = check_proved_claims(((shown_path(c.location), c.verdict) for c in found),
                                   directory)
-    if not refused:
+    if not refused and not quiet:
         proved = sum(c.verdict.status == "proved" for c in found)
         print(f"Coq checked all {proved} proved claims (make -C {directory})")
     return refused
