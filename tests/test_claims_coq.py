@@ -148,3 +148,12 @@ def test_the_mkdocs_plugin_accepts_coq_and_checks_the_sites_proved_claims(tmp_pa
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "coq-claims" / "Claim_1.vo").exists()
+
+
+def test_the_statements_shown_in_the_docs_are_the_printers():
+    page = (DOCS / "claims.md").read_text()
+    rows = re.findall(r"^\| `(.+?)` \| `(forall .+?)` \|$", page, re.MULTILINE)
+    assert len(rows) == 3
+    for claim, statement in rows:
+        text = claim.replace("` / `", "\n")
+        assert coq_statement(parse_claim(text), "c") == f"Theorem c : {statement}."
