@@ -46,7 +46,7 @@ class FoundClaim:
     error: str = ""
 
     @property
-    def line(self) -> str:
+    def line(self) -> int:
         return self.block.line
 
     @property
