@@ -47,7 +47,8 @@ def test_a_false_claim_in_any_syntax_fails_pla_claims(tmp_path):
     for opening, closing in (("```{.claim}", "```"), ('```claim title="t"', "```"),
                              ("~~~claim", "~~~"), ("    ```claim", "    ```")):
         page = tmp_path / "p.md"
-        page.write_text(f"- item\n\n{opening}\nx**2 >= x\n{closing}\n")
+        indent = opening[: len(opening) - len(opening.lstrip())]
+        page.write_text(f"- item\n\n{opening}\n{indent}x**2 >= x\n{closing}\n")
         result = pla_cli("claims", str(page))
         assert result.code == 1 and "refuted" in result.out, (opening, result)
 
@@ -122,12 +123,15 @@ def test_dependencies_expectations_and_duplicates(tmp_path):
                  "\n```claim\nuses: nowhere\n1 > 0\n```\n\n```claim\nid: base\n1 > 0\n```\n")
     found = check_markdown_files([a, b])
     passed = {c.location.split("/")[-1]: c.passed for c in found}
-    assert passed == {"a.md:1:base": True, "a.md:6:bad": False, "a.md:11": True,
-                      "b.md:1": True, "b.md:6": False, "b.md:11": False, "b.md:16:base": False}
+    # an id given twice fails both blocks and every claim that uses it (issue 24, finding 4)
+    assert passed == {"a.md:1:base": False, "a.md:6:bad": False, "a.md:11": True,
+                      "b.md:1": False, "b.md:6": False, "b.md:11": False, "b.md:16:base": False}
     problems = {c.location.split("/")[-1]: c.problems for c in found}
     assert "which is not fully verified" in problems["b.md:6"][0]
     assert "no claim's id" in problems["b.md:11"][0]
-    assert "already used" in problems["b.md:16:base"][0]
+    assert f"id 'base' is given twice ({a}:1 and {b}:16)" == problems["b.md:16:base"][0]
+    assert problems["a.md:1:base"] == problems["b.md:16:base"]
+    assert "its id is given twice" in problems["b.md:1"][0]
 
 
 def test_cli_json_lists_verdicts_domains_and_dependencies(tmp_path):

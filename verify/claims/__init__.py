@@ -12,13 +12,16 @@ verdict itself.
 """
 
 from verify.claims.checker import (
-    ClaimBlock, ClaimSyntaxError, FileClaim, Verdict, check_claim_text, check_markdown_file,
-    check_markdown_files, decide_claim, find_claim_blocks, parse_claim,
+    ClaimSyntaxError, Verdict, check_claim_text, decide_claim, parse_claim,
 )
+from verify.claims.documents import (
+    FileClaim, check_markdown_file, check_markdown_files, check_markdown_text,
+)
+from verify.claims.fences import ClaimBlock, find_claim_blocks
 
 __all__ = ["Verdict", "ClaimBlock", "FileClaim", "decide_claim", "find_claim_blocks",
            "check_claim_text", "check_markdown_file", "check_markdown_files", "parse_claim",
-           "ClaimSyntaxError"]
+           "check_markdown_text", "ClaimSyntaxError"]
 
 
 def load_ipython_extension(ipython: object) -> None:

@@ -17,6 +17,8 @@ What it does, and nothing else (it never adds this project's own pages to a site
   ``pymdownx.arithmatex``);
 - adds one generated page (``status_page``, default ``claims.md``; empty to disable) listing
   every claim with its verdict, its dependencies and whether it is fully verified;
+- with ``coq: DIR``, writes every proved claim as a Coq theorem into DIR and checks them all
+  with coqc (:mod:`verify.coq.claim_files`): a claim Coq refuses stops the build;
 - logs a warning for every claim without its expected verdict (``expect:``, proved unless
   stated) or resting on one, so ``mkdocs build --strict`` fails, naming ``page.md:LINE``.
 """
@@ -47,6 +49,7 @@ class ClaimsConfig(base.Config):
 
     renderer = c.Choice(("plain", "latex"), default="plain")
     status_page = c.Type(str, default="claims.md")
+    coq = c.Type(str, default="")  # a directory: Coq checks every proved claim a second time
 
 
 def _badge(status: str, passed: bool) -> str:
@@ -71,7 +74,7 @@ def render_plain(claim: Any) -> str:
     """A claim as Markdown that needs no extension: badge, the claim as text, and the
     certificate (or counterexample, or reason) and domain conditions in a ``<details>``.
 
-    >>> from verify.claims.checker import check_markdown_text
+    >>> from verify.claims.documents import check_markdown_text
     >>> print(render_plain(check_markdown_text("```claim\\nx**2 >= 0\\n```\\n")[0]))
     ... # doctest: +ELLIPSIS
     <span class="pla-claim-badge pla-claim-proved" ...>✔ proved</span> **Claim** ...
@@ -133,16 +136,23 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
         self.claims, self.failed = {}, []
 
     def on_files(self, files: Any, config: Any) -> Any:
-        from verify.claims.checker import check_markdown_text, resolve_dependencies
+        from verify.claims.documents import check_markdown_texts
 
-        found = []
+        texts = []
         for file in files.documentation_pages():
             try:
-                text = file.content_string
+                texts.append((file.src_uri, file.content_string))
             except (OSError, UnicodeDecodeError) as exc:
                 raise PluginError(f"pla-claims: cannot read {file.src_uri}: {exc}") from exc
-            found.extend(check_markdown_text(text, file.src_uri))
-        found = resolve_dependencies(found)
+        found = check_markdown_texts(texts)
+        if self.config.coq:
+            from verify.coq.claim_files import check_proved_claims
+
+            refused = check_proved_claims(((c.location, c.verdict) for c in found),
+                                          self.config.coq)
+            if refused:
+                raise PluginError(f"pla-claims: {len(refused)} proved claim(s) refused by Coq; "
+                                  f"first: {refused[0]}")
         for claim in found:
             self.claims.setdefault(claim.path, []).append(claim)
             if not claim.passed:
@@ -160,7 +170,7 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
         return files
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
-        from verify.claims.checker import check_markdown_text, resolve_dependencies
+        from verify.claims.documents import check_markdown_text
         from verify.claims.fences import find_claim_blocks
 
         blocks = find_claim_blocks(markdown)
@@ -168,7 +178,7 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
             return markdown
         known = self.claims.get(page.file.src_uri, [])
         if [c.block.body for c in known] != [b.body for b in blocks]:
-            known = resolve_dependencies(check_markdown_text(markdown, page.file.src_uri))
+            known = check_markdown_text(markdown, page.file.src_uri)
             for claim in known:
                 if not claim.passed:
                     message = f"{claim.path}:{claim.line}: claim " + "; ".join(claim.problems)
@@ -178,10 +188,9 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
         lines = markdown.splitlines()
         for claim in reversed(known):  # from the end: earlier line numbers stay valid
             block = claim.block
-            first = lines[block.line - 1]
-            indent = first[: len(first) - len(first.lstrip())]
-            rendered = [indent + line if line else line
-                        for line in render(claim).splitlines()]
+            rendered = [(block.prefix if k == 0 else block.continuation) + line
+                        if line else block.continuation.rstrip()
+                        for k, line in enumerate(render(claim).splitlines())]
             lines[block.line - 1: block.end_line] = rendered
         return "\n".join(lines) + "\n"
 

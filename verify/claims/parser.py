@@ -437,6 +437,9 @@ def parse_claim(block: str) -> Claim:
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
+        if "#" in text:  # never stripped: text after it must not change what is checked
+            raise ClaimSyntaxError(number, f"'#' at column {raw.index('#') + 1}: a comment "
+                                           f"must be a line of its own (starting with #)")
         key = text.split(":", 1)[0].strip()
         if key in ("id", "uses", "expect", "vectors") and ":" in text:
             if goals is not None:

@@ -15,7 +15,10 @@ A project that does none of this keeps its collection unchanged.  Each claim is 
 ``NB.ipynb:cell K:line LINE[:ID]``.  A claim passes when it has its
 expected verdict (proved unless ``expect:`` says otherwise) and every claim it ``uses:`` is
 fully verified; a failure shows the claim, the verdict, the exact counterexample or what was
-tried, and the domain conditions.  Importing the plugin costs nothing: sympy is loaded by the
+tried, and the domain conditions.  Blocks, ids and dependencies are read by
+:mod:`verify.claims.documents`, as ``pla claims`` and the mkdocs plugin read them: an id given
+twice fails every block with it.  ``--claims-coq DIR`` checks every proved claim a second time
+with Coq at the end of the session (a refusal fails the session).  Importing the plugin costs nothing: sympy is loaded by the
 first claim.
 """
 
@@ -39,6 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--claims", action="store_true", default=False,
                     help="collect the ```claim blocks of every Markdown file under the given "
                          "paths (or testpaths), one test per claim")
+    group.addoption("--claims-coq", metavar="DIR", default=None,
+                    help="after the run, write every proved claim as a Coq theorem into DIR and "
+                         "check them with coqc; a claim Coq refuses fails the session")
     parser.addini(_INI, type="paths", default=[],
                   help="files or directories whose Markdown ```claim blocks are collected as "
                        "tests (pla-verify)")
@@ -62,7 +68,7 @@ def _opted_in(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_REGISTRY] = {}
+    config.stash[_REGISTRY] = {"found": [], "resolution": None}
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         return  # paths were named: collect only those
     extra = [str(p) for p in _configured(config) if p.exists()]
@@ -106,28 +112,44 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
     return None
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """``--claims-coq DIR``: Coq checks every claim proved in this session a second time."""
+    directory = session.config.getoption("--claims-coq", default=None)
+    registry = session.config.stash.get(_REGISTRY, None)
+    if not directory or not registry or registry["resolution"] is None:
+        return
+    from verify.coq.claim_files import check_proved_claims
+
+    resolution = registry["resolution"]
+    decided = [(c.location, resolution.verdict(i)) for i, c in enumerate(resolution.found)
+               if i in resolution.decided]
+    refused = check_proved_claims(decided, directory)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    for line in refused:
+        if reporter is not None:
+            reporter.write_line(f"pla-claims --claims-coq: {line}", red=True)
+    if refused:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter is not None:
+        reporter.write_line(f"pla-claims: Coq checked every proved claim ({directory})")
+
+
 class ClaimFile(pytest.File):
-    """A Markdown file; its items are its claim blocks."""
+    """A Markdown file; its items are its claim blocks, read by :mod:`verify.claims.documents`
+    (the reading every front end shares)."""
 
     def collect(self) -> Iterator["ClaimItem"]:
-        from verify.claims.fences import find_claim_blocks
-        from verify.claims.notebooks import markdown_pieces_of_text
-        from verify.claims.parser import ClaimSyntaxError, parse_claim
+        from verify.claims.documents import find_file_claims
+        from verify.claims.notebooks import markdown_pieces_of_text, piece_path
 
         text = self.path.read_text(encoding="utf-8")
+        registry = self.config.stash[_REGISTRY]
         for piece in markdown_pieces_of_text(self.path, text):
-            for block in find_claim_blocks(piece.text):
-                ident = ""
-                try:
-                    ident = parse_claim(block.body).ident
-                except ClaimSyntaxError:
-                    pass
-                where = f"{piece.place}:line {block.line}" if piece.place else str(block.line)
-                name = f"{self.path.name}:{where}" + (f":{ident}" if ident else "")
-                item = ClaimItem.from_parent(self, name=name, block=block, where=where)
-                if ident:
-                    self.config.stash[_REGISTRY].setdefault(ident, item)
-                yield item
+            for found in find_file_claims(piece.text, piece_path(self.path.name, piece)):
+                registry["found"].append(found)
+                registry["resolution"] = None  # rebuilt once collection is complete
+                yield ClaimItem.from_parent(self, name=found.location,
+                                            index=len(registry["found"]) - 1, found=found)
 
 
 class ClaimFailed(Exception):
@@ -138,45 +160,35 @@ class ClaimFailed(Exception):
 class ClaimItem(pytest.Item):
     """One ```claim block."""
 
-    def __init__(self, *, block: Any, where: str = "", **kwargs: Any) -> None:
+    def __init__(self, *, index: int, found: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.block = block
-        self.body = block.body
-        self.line = block.line
-        #: ``LINE``, or ``cell K:line LINE`` in a notebook
-        self.where = where or str(block.line)
-        self._verdict: Any = None
+        self.index = index
+        self.place = found.place  #: ``FILE:LINE``, or ``NB.ipynb:cell K:line LINE``
+        self.block = found.block
+        self.body = found.block.body
+        self.line = found.block.line
+
+    @property
+    def resolution(self) -> Any:
+        """The session's one resolution of every collected claim (ids, dependencies)."""
+        from verify.claims.documents import ClaimResolution
+
+        registry = self.config.stash[_REGISTRY]
+        if registry["resolution"] is None:
+            registry["resolution"] = ClaimResolution(registry["found"])
+        return registry["resolution"]
 
     @property
     def verdict(self) -> Any:
-        """The block's verdict (computed once)."""
-        if self._verdict is None:
-            from verify.claims import Verdict, check_claim_text
+        """The block's verdict (computed once per session)."""
+        return self.resolution.verdict(self.index)
 
-            self._verdict = Verdict("invalid", None, reason=self.block.error) \
-                if self.block.error else check_claim_text(self.body)
-        return self._verdict
-
-    def problems(self, stack: tuple = ()) -> list[str]:
+    def problems(self) -> tuple[str, ...]:
         """Why this claim is not fully verified (empty when it is)."""
-        verdict = self.verdict
-        out = []
-        if not verdict.as_expected:
-            out.append(verdict.explain() if verdict.expected == "proved" else
-                       f"expected {verdict.expected}, got {verdict.explain()}")
-        registry = self.config.stash[_REGISTRY]
-        for used in (verdict.claim.uses if verdict.claim else ()):
-            other = registry.get(used)
-            if other is None:
-                out.append(f"uses {used!r}, which is no collected claim's id")
-            elif used in stack or other.verdict.status != "proved" or \
-                    other.problems(stack + (used,)):
-                out.append(f"uses {used!r} ({other.path.name}:{other.where}), which is not "
-                           f"fully verified")
-        return out
+        return self.resolution.problems(self.index)
 
     def runtest(self) -> None:
-        problems = self.problems((self.verdict.claim.ident,) if self.verdict.claim else ())
+        problems = self.problems()
         if problems:
             raise ClaimFailed("\n".join(problems))
 
@@ -184,7 +196,7 @@ class ClaimItem(pytest.Item):
         if isinstance(excinfo.value, ClaimFailed):
             claim = "\n".join("    " + line for line in self.body.splitlines())
             domain = "".join(f"\n  domain: {d}" for d in self.verdict.domain)
-            return f"{self.path.name}:{self.where}: claim\n{claim}\n{excinfo.value}{domain}"
+            return f"{self.place}: claim\n{claim}\n{excinfo.value}{domain}"
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

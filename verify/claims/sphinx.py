@@ -11,7 +11,7 @@ What it does:
   code block whose language is ``claim`` (```` ```claim ````, ``.. code-block:: claim``); its
   body is the claim language of :mod:`verify.claims.parser`;
 - every claim of every document is decided once after all documents are read, so ``uses:`` may
-  name a claim of any document (:func:`verify.claims.checker.resolve_dependencies`);
+  name a claim of any document (:class:`verify.claims.documents.ClaimResolution`);
 - each claim is shown with a verdict badge and, folded, the kernel's certificate (or the
   counterexample, or why), like the mkdocs plugin's ``plain`` renderer;
 - a claim without its expected verdict (``expect:``, proved unless stated), or resting on one,
@@ -96,25 +96,37 @@ def _fenced(body: str) -> str:
 
 
 def decide_claims(env: Any) -> dict[tuple[str, int], Any]:
-    """Every remembered claim decided, dependencies resolved across documents: a
-    :class:`verify.claims.checker.FileClaim` (path ``doc.md``) per (docname, line)."""
-    from verify.claims.checker import resolve_dependencies
+    """Every remembered claim decided, ids and dependencies resolved across documents as every
+    front end resolves them (:class:`verify.claims.documents.ClaimResolution`): a
+    :class:`verify.claims.documents.FileClaim` (path ``doc.md``) per (docname, line)."""
+    from verify.claims.documents import ClaimResolution, find_file_claims
 
     keys, found = [], []
     for docname, line, body in sorted(getattr(env, "pla_claims", [])):
-        for claim in _decided(str(env.doc2path(docname, False)), body):
+        for claim in find_file_claims(_fenced(body), str(env.doc2path(docname, False))):
             keys.append((docname, line))
-            found.append(replace(claim, line=line))
-    return dict(zip(keys, resolve_dependencies(found)))
+            found.append(replace(claim, block=replace(claim.block, line=line)))
+    resolution = ClaimResolution(found, decide=_decided)
+    return {key: resolution.file_claim(i) for i, key in enumerate(keys)}
+
+
+def _decided(found: Any) -> Any:
+    """The verdict of one found claim; a claim's body is decided once per process (again only
+    when its text changes)."""
+    from verify.claims.documents import decide_found
+
+    if found.error or found.claim is None:
+        return decide_found(found)
+    return _decided_body(found.block.body)
 
 
 @lru_cache(maxsize=4096)
-def _decided(path: str, body: str) -> tuple[Any, ...]:
-    """The claims of one body, decided once per process (a body is decided again only when
-    its text changes)."""
-    from verify.claims.checker import check_markdown_text
+def _decided_body(body: str) -> Any:
+    from verify.claims.verdict import decide_claim
 
-    return tuple(check_markdown_text(_fenced(body), path))
+    from verify.claims.parser import parse_claim
+
+    return decide_claim(parse_claim(body))
 
 
 def _check(app: Any, env: Any) -> None:
@@ -145,7 +157,7 @@ def _results(app: Any) -> dict[tuple[str, int], Any]:
 def claim_html(claim: Any, title: str = "") -> str:
     """A decided claim as HTML: badge, the claim's text, and its certificate folded.
 
-    >>> from verify.claims.checker import check_markdown_text
+    >>> from verify.claims.documents import check_markdown_text
     >>> page = claim_html(check_markdown_text("```claim\\nx**2 >= 0\\n```\\n")[0])
     >>> "pla-claim-proved" in page and "certificate" in page
     True

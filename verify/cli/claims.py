@@ -4,7 +4,9 @@ of the Markdown cells of Jupyter notebooks (located ``nb.ipynb:cell 7:line 3``).
 Exit codes: 0 every claim has its expected verdict (proved unless ``expect:`` says otherwise)
 and everything it uses is fully verified; 1 some claim does not; 2 the only problems are
 blocks that are not claims (a parse error such as ``1/0``, an unclosed fence), each reported as
-``pla: error: FILE:LINE: ...``, or a path cannot be read.
+``pla: error: FILE:LINE: ...``, or a path cannot be read.  With ``--coq DIR`` every proved
+claim is also written as a Coq theorem into DIR and checked by coqc
+(:mod:`verify.coq.claim_files`): a claim Coq refuses is exit 1.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="Markdown files or Jupyter notebooks, or directories searched for "
                              "*.md and *.ipynb")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    parser.add_argument("--coq", metavar="DIR",
+                        help="also write every proved claim as a Coq theorem with its proof "
+                             "into DIR and check them all with coqc (make -C DIR); a claim "
+                             "Coq refuses fails the run (exit 1)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -55,7 +61,7 @@ def markdown_files(paths: list[str]) -> list[Path]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from verify.claims.checker import check_markdown_text, resolve_dependencies
+    from verify.claims.documents import check_markdown_texts
     from verify.cli.usage import UsageError
 
     from verify.claims.notebooks import NotebookError, markdown_pieces_of_text, piece_path
@@ -71,8 +77,7 @@ def handle(args: argparse.Namespace) -> int:
         except NotebookError as exc:
             raise UsageError(str(exc)) from None
         texts.extend((piece_path(path, piece), piece.text) for piece in pieces)
-    found = resolve_dependencies([claim for path, text in texts
-                                  for claim in check_markdown_text(text, path)])
+    found = check_markdown_texts(texts)
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
@@ -94,6 +99,24 @@ def handle(args: argparse.Namespace) -> int:
     for c in invalid:
         print(f"pla: error: {shown_path(c.place)}: {c.block.error or c.verdict.reason}",
               file=sys.stderr)
+    if args.coq:
+        refused = coq_check(found, args.coq, quiet=args.json)
+        for line in refused:
+            print(f"pla: error: {line}", file=sys.stderr)
+        if refused:
+            return 1
     if failed:
         return 1
     return 2 if invalid else 0
+
+
+def coq_check(found: list, directory: str, quiet: bool = False) -> list[str]:
+    """Check every proved claim of ``found`` a second time with Coq in ``directory``."""
+    from verify.coq.claim_files import check_proved_claims
+
+    refused = check_proved_claims(((shown_path(c.location), c.verdict) for c in found),
+                                  directory)
+    if not refused and not quiet:
+        proved = sum(c.verdict.status == "proved" for c in found)
+        print(f"Coq checked all {proved} proved claims (make -C {directory})")
+    return refused

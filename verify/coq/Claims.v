@@ -1,0 +1,29 @@
+(** * What a claim file of [pla claims --coq DIR] needs besides the inner-product space.
+
+    [psum f a T] is f(a) + f(a + 1) + ... + f(a + T - 1), the sum of T terms: the claim
+    [Sum(f, (k, a, n))] for an integer n >= a - 1 is [psum f a T] with [INR T = n - a + 1].
+    The tactics only search; every step they take is checked by Coq. *)
+
+From Coq Require Import Reals Lra Psatz.
+From PLA Require Import InnerProduct.
+Open Scope R_scope.
+
+Fixpoint psum (f : R -> R) (a : R) (T : nat) : R :=
+  match T with
+  | O => 0
+  | S t => psum f a t + f (a + INR t)
+  end.
+
+(** Every [Rabs e] of the goal: the two cases e >= 0 and e < 0. *)
+Ltac abs_cases :=
+  repeat match goal with
+  | |- context [Rabs ?x] =>
+      destruct (Rle_or_lt 0 x);
+      [rewrite (Rabs_right x) by lra | rewrite (Rabs_left x) by lra]
+  end.
+
+(** A product and a power of facts > 0 (or < 0, negated) is > 0. *)
+Ltac positive :=
+  repeat first [ apply Rmult_lt_0_compat | apply pow_lt ]; first [ lra | nra ].
+
+Ltac claim_close := first [ lra | nra | (field; nonzero) | (abs_cases; nra) ].

@@ -1,0 +1,60 @@
+"""The sign of a denominator, read at one point that satisfies a claim's assumptions.
+
+Untrusted and only a hint for the Coq proof (:mod:`verify.coq.claim_files`): the kernel proved
+the denominator nonzero from the assumptions, so its sign is the same at every such point, and
+Coq checks the sign it is told.
+
+>>> from verify.claims.parser import parse_claim
+>>> sample_point(parse_claim("assume: a > 0, b < 0\\na*b < 0"))
+{'a': Fraction(1, 1), 'b': Fraction(-1, 1)}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+from verify.claims.parser import Claim, Relation
+
+__all__ = ["sample_point", "value_at", "holds_at"]
+
+
+def sample_point(claim: Claim) -> dict[str, Fraction] | None:
+    """A rational point satisfying every assumption without sqrt (to read the sign of a
+    denominator the kernel proved nonzero: its sign is the same at every such point)."""
+    grid = [Fraction(v) for v in (1, 2, 3, Fraction(1, 2), -1, -2, 5)]
+    names = list(claim.symbols)
+    if len(names) > 4:
+        return None
+    for values in product(grid, repeat=len(names)):
+        point = dict(zip(names, values))
+        try:
+            if all(r.op == "integer" or holds_at(r, point) for r in claim.assumptions):
+                return point
+        except (ZeroDivisionError, KeyError, ValueError):
+            continue
+    return None
+
+
+def value_at(e: tuple, point: dict) -> Fraction:
+    """The exact value of a parsed expression without sqrt, Abs, dot or sums at a point."""
+    kind = e[0]
+    if kind == "num":
+        return e[1]
+    if kind == "sym":
+        return point[e[1]]
+    if kind == "neg":
+        return -value_at(e[1], point)
+    if kind == "pow":
+        return value_at(e[1], point) ** e[2]
+    if kind in ("add", "sub", "mul", "div"):
+        a, b = value_at(e[1], point), value_at(e[2], point)
+        return {"add": a + b, "sub": a - b, "mul": a * b}[kind] if kind != "div" else a / b
+    raise ValueError(kind)
+
+
+def holds_at(r: Relation, point: dict) -> bool:
+    """True when the relation holds at the point."""
+    a, b = value_at(r.lhs, point), value_at(r.rhs, point)
+    return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
+            ">=": a >= b}[r.op]
