@@ -79,8 +79,8 @@ class Dataset:
             if len(row) != dim:
                 raise ValueError("all rows must have the same length")
         for y in self.labels:
-            if y != 1 and y != -1:
-                raise ValueError(f"labels must be +1 or -1, not {y!r}")
+            if type(y) is not int or (y != 1 and y != -1):   # a numpy int64 would overflow
+                raise ValueError(f"labels must be the Python ints +1 or -1, not {y!r}")
         if gcd(self.scale, *chain.from_iterable(self.rows)) != 1:
             raise ValueError("rows and scale are not in lowest terms; use Dataset.from_rows")
 
@@ -167,6 +167,7 @@ class Dataset:
         array = array.astype(np.float64)
         if not np.isfinite(array).all():
             raise ValueError("Input contains NaN or infinity; features must be finite")
+        labels = tuple(v if type(v) is int else _label(v) for v in labels)   # numpy ints too
         if bias:
             array = np.hstack([np.ones((array.shape[0], 1)), array])
         mantissa, exponent = np.frexp(array)
@@ -183,7 +184,7 @@ class Dataset:
         shifts = np.where(nonzero, e + k, 0)                 # m·2^(e+k): an integer
         rows = [tuple(v << s if s >= 0 else v >> -s for v, s in zip(mr, sr))
                 for mr, sr in zip(m.tolist(), shifts.tolist())]
-        return cls(tuple(rows), 1 << k, tuple(labels), bias, source)
+        return cls(tuple(rows), 1 << k, labels, bias, source)
 
     # ----------------------------------------------------------------- views
     @property

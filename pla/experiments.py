@@ -422,7 +422,7 @@ def _repeated_run_options(*, order: str = RUN_DEFAULTS["order"], seed: int = RUN
     """The keyword arguments :func:`repeat` accepts for PLA (those of :func:`pla.run` that
     make sense for many runs), with :func:`pla.run`'s defaults."""
     options = RunOptions(order=order, seed=seed, eta=eta,
-                         w0=None if w0 is None else tuple(w0), zero=zero, max_updates=max_updates)
+                         w0=w0, zero=zero, max_updates=max_updates)
     return options, seed, engine
 
 
@@ -439,7 +439,7 @@ def _repeated_pocket_options(*, updates: int, order: str = POCKET_DEFAULTS["orde
     from pla.pocket import PocketOptions
 
     options = PocketOptions(updates=updates, order=order, eta=to_fraction(eta),
-                            w0=None if w0 is None else tuple(to_fraction(v) for v in w0),
+                            w0=w0,
                             zero=zero, compare=compare, keep=keep)
     return options, seed, test
 

@@ -77,7 +77,7 @@ def run(
     ((Fraction(1, 2),), 1, 2)
     """
     if options is None:
-        options = RunOptions(order=order, seed=seed, eta=eta, w0=None if w0 is None else tuple(w0),
+        options = RunOptions(order=order, seed=seed, eta=eta, w0=w0,
                              zero=zero, max_updates=max_updates)
     options.initial_weights(dataset.dim)  # validates the length of w0
     if engine not in ENGINES:

@@ -473,7 +473,7 @@ def pocket(
     (True, True)
     """
     options = PocketOptions(updates=updates, order=order, eta=to_fraction(eta),
-                            w0=None if w0 is None else tuple(to_fraction(v) for v in w0),
+                            w0=w0,
                             zero=zero, compare=compare, keep=keep)
     if engine == "reference":
         return reference_pocket(dataset, options, seed, test)

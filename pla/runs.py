@@ -91,11 +91,14 @@ class RunOptions:
         if eta <= 0:
             raise OptionError(f"the learning rate must be positive, not {eta}")
         object.__setattr__(self, "eta", eta)
+        if isinstance(self.w0, (str, bytes)):      # "123" is not the weights (1, 2, 3)
+            raise OptionError(f"w0 must be a sequence of numbers, not the string {self.w0!r}")
         if self.w0 is not None:
             object.__setattr__(self, "w0", tuple(to_fraction(v) for v in self.w0))
-        if not isinstance(self.max_updates, int) or self.max_updates < 0:
+        if not isinstance(self.max_updates, int) or isinstance(self.max_updates, bool) \
+                or self.max_updates < 0:
             raise OptionError("max_updates must be a non-negative integer")
-        if not isinstance(self.seed, int):
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise OptionError("seed must be an integer")
 
     def to_json(self) -> dict[str, Any]:

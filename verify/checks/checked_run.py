@@ -224,8 +224,7 @@ def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
     from pla.runs import RunOptions
 
     if options is None:
-        options = RunOptions(order=order, seed=seed, eta=eta,
-                             w0=None if w0 is None else tuple(w0), zero=zero,
+        options = RunOptions(order=order, seed=seed, eta=eta, w0=w0, zero=zero,
                              max_updates=max_updates)
     monitor = prepare_monitor(dataset, options, wf, paranoid=paranoid, engine=engine)
     if paranoid or on_step is not None:

@@ -219,6 +219,11 @@ def handle(args: argparse.Namespace) -> int:
         from verify.checks.checked_run import reference_separator
 
         separator = reference_separator(data)
+        if not separator.separable:        # else 2 x RUNS runs, each to its budget
+            from pla.dataset import DataError
+
+            raise DataError(args.data, None, "not linearly separable (Gordan certificate "
+                            "checked by the kernel); questions 15-17 need the separable file")
         for question in QUESTIONS:
             if question.kind == "pocket":
                 if train is not None:
