@@ -369,7 +369,8 @@ def _audit_lines(lines: Iterator[str], state: "_Audit", path: str) -> AuditRepor
             raise _Fail("structure", "the trace ends without a summary or incomplete line "
                                      "(truncated)")
     except _Fail as failure:
-        line_number = state.lines + 1   # the line being read (every line before it held)
+        # the line being read (every line before it held); the header until it held
+        line_number = state.lines + 1 if state.monitor is not None else 1
         return AuditReport("failed", line_number, state.replay.updates if state.replay else 0,
                            state.checks, AuditFailure(line_number, failure.check,
                                                       failure.message))
