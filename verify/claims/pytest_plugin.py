@@ -108,14 +108,25 @@ class ClaimFile(pytest.File):
     """A Markdown file; its items are its claim blocks."""
 
     def collect(self) -> Iterator["ClaimItem"]:
+        from pla.files import InputRefused, read_bounded, shown_path
         from verify.claims.fences import find_claim_blocks
-        from verify.claims.parser import ClaimSyntaxError, parse_claim
+        from verify.claims.parser import ClaimSyntaxError, parse_claim, without_assumptions
 
-        text = self.path.read_text(encoding="utf-8")
+        # A file that cannot be read is one line of collection error (as `pla claims` says it),
+        # never a traceback.
+        try:
+            text = read_bounded(self.path).decode("utf-8")
+        except InputRefused as exc:
+            raise self.CollectError(str(exc)) from None
+        except OSError as exc:
+            raise self.CollectError(f"{shown_path(self.path)}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise self.CollectError(f"{shown_path(self.path)}: not UTF-8 text (byte "
+                                    f"{exc.start + 1})") from None
         for block in find_claim_blocks(text):
             ident = ""
-            try:
-                ident = parse_claim(block.body).ident
+            try:   # the id is in the header: the assumptions are not needed (nor parsed) here
+                ident = parse_claim(without_assumptions(block.body)).ident
             except ClaimSyntaxError:
                 pass
             name = f"{self.path.name}:{block.line}" + (f":{ident}" if ident else "")

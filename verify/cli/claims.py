@@ -55,7 +55,11 @@ def handle(args: argparse.Namespace) -> int:
     from verify.cli.usage import UsageError
 
     texts = []
-    for path in markdown_files(args.files):   # every file is read once, before any claim is decided
+    files = markdown_files(args.files)
+    if not files:   # nothing to check is an error, as it is for pytest
+        raise UsageError(f"no Markdown files (*.md, *.markdown) in "
+                         f"{', '.join(shown_path(p) for p in args.files)}: nothing to check")
+    for path in files:   # every file is read once, before any claim is decided
         try:
             texts.append((path, read_bounded(path).decode("utf-8")))
         except OSError as exc:
