@@ -40,7 +40,8 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 __all__ = ["SafeOutput", "OutputRefused", "InputRefused", "Terminated", "read_bounded",
-           "shown_path", "signals_deferred", "write_text", "open_bounded", "claim_directory", "MAX_INPUT_BYTES"]
+           "shown_path", "signals_deferred", "write_text", "open_bounded", "claim_directory",
+           "refuse_foreign_directory", "MAX_INPUT_BYTES"]
 
 #: The default limit on the bytes of one input file (``--max-input-bytes`` raises it).
 MAX_INPUT_BYTES = 256 * 2**20
@@ -319,6 +320,26 @@ def write_text(path: str | os.PathLike[str], text: str, *, inputs: Iterable[Any]
         out.commit()
 
 
+def refuse_foreign_directory(directory: str | os.PathLike[str], marker: str, *,
+                             force: bool = False, option: str = "--force") -> None:
+    """The check of :func:`claim_directory` alone, writing nothing (so that a command can refuse
+    before its work): raises :class:`OutputRefused` when ``directory`` exists and holds files
+    but no ``marker``, unless ``force``; a missing directory is fine."""
+    name = shown_path(directory)
+    try:
+        entries = sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        raise OutputRefused(f"{name}: not a directory") from None
+    except OSError as exc:
+        raise OutputRefused(f"{name}: cannot write: {exc.strerror or exc}") from None
+    if entries and marker not in entries and not force:
+        shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+        raise OutputRefused(f"{name}: holds files not written by pla ({shown}); give an empty "
+                            f"or new directory, or {option} to replace them")
+
+
 def claim_directory(directory: str | os.PathLike[str], marker: str, *, force: bool = False,
                     option: str = "--force") -> None:
     """Make ``directory`` ready for a set of files written by ``pla``: create it, or accept it
@@ -334,17 +355,11 @@ def claim_directory(directory: str | os.PathLike[str], marker: str, *, force: bo
     ...
     pla.files.OutputRefused: ...: holds files not written by pla (Makefile); give an empty or new directory, or --force to replace them
     """
-    name = shown_path(directory)
+    refuse_foreign_directory(directory, marker, force=force, option=option)
     try:
         os.makedirs(directory, exist_ok=True)
-        entries = sorted(os.listdir(directory))
-    except NotADirectoryError:
-        raise OutputRefused(f"{name}: not a directory") from None
     except OSError as exc:
-        raise OutputRefused(f"{name}: cannot write: {exc.strerror or exc}") from None
-    if entries and marker not in entries and not force:
-        shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
-        raise OutputRefused(f"{name}: holds files not written by pla ({shown}); give an empty "
-                            f"or new directory, or {option} to replace them")
+        raise OutputRefused(f"{shown_path(directory)}: cannot write: {exc.strerror or exc}"
+                            ) from None
     write_text(os.path.join(directory, marker),
                "This directory was written by pla-verify; pla may replace its files.\n")

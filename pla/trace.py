@@ -24,7 +24,7 @@ import os
 from fractions import Fraction
 from typing import Any, Iterable
 
-from pla.files import OutputRefused, SafeOutput, Terminated, signals_deferred
+from pla.files import MAX_INPUT_BYTES, OutputRefused, SafeOutput, Terminated, signals_deferred
 
 __all__ = [
     "TRACE_FORMAT", "TRACE_VERSION", "MAX_TRACE_BYTES", "TraceWriter", "line_hash", "exact_list", "step_record",
@@ -108,7 +108,7 @@ def summary_record(result: Any) -> dict[str, Any]:
 
 #: The default of ``--max-trace-bytes``: a run stops (like a budget, ``stopped_by =
 #: "max-trace-bytes"``) once its trace holds this many bytes.
-MAX_TRACE_BYTES = 2**30
+MAX_TRACE_BYTES = MAX_INPUT_BYTES   # so that `pla audit` reads any trace written by default
 
 
 class TraceWriter:

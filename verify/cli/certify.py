@@ -187,8 +187,8 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
 
     from verify.cli.usage import UsageError
     from verify.coq.certificate_files import certificate_file
-    from pla.files import SafeOutput
-    from verify.coq.library import check_command, write_library
+    from pla.files import SafeOutput, refuse_foreign_directory
+    from verify.coq.library import MARKER, check_command, write_library
 
     if not args.coq:
         raise UsageError("--coq-lib needs --coq FILE.v")
@@ -196,6 +196,8 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
         raise UsageError(f"--coq: {args.coq} must end in .v (Coq reads only .v files)")
     # The one write path: refused before anything is written when FILE.v is an input (the data
     # or the weights, however named), a directory or a block device.
+    if args.coq_lib:
+        refuse_foreign_directory(args.coq_lib, MARKER, force=args.force)
     with SafeOutput(args.coq, inputs=[args.data, args.weights]) as out:
         if args.coq_lib:
             write_library(args.coq_lib, force=args.force)

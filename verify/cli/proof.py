@@ -64,6 +64,11 @@ def handle(args: argparse.Namespace) -> int:
         if not smt_available():
             raise UsageError("--smt needs z3, which is not installed: "
                              "pip install 'pla-verify[smt]'")
+    if getattr(args, "coq", None):   # refused before the work, not after it
+        from pla.files import refuse_foreign_directory
+        from verify.coq.library import MARKER
+
+        refuse_foreign_directory(args.coq, MARKER, force=getattr(args, "force", False))
     results = check_builtin_proofs(tuple(args.names) if args.names else None)
     failed = sum(1 for r in results if r.checked is None)
     smt = _smt_report(results, smt_timeout) if want_smt else None
