@@ -25,7 +25,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         description="Decide every ```claim block: proved (a certificate checked by the kernel, "
                     "with its domain conditions), refuted (an exact counterexample), vacuous "
                     "(contradictory assumptions) or unproved. Exit 1 unless every claim has "
-                    "its expected verdict; exit 2 when the only problems are malformed blocks.",
+                    "its expected verdict; exit 2 when the only problems are malformed blocks, "
+                    "or when no Markdown file is found (nothing to check).",
     )
     parser.add_argument("files", nargs="+", metavar="PATH",
                         help="Markdown files, or directories searched for *.md")
