@@ -149,7 +149,10 @@ def open_bounded(path: str | os.PathLike[str], max_bytes: int = MAX_INPUT_BYTES,
     pla.files.InputRefused: /: a directory, not a file
     """
     name = shown_path(path)
-    handle = open(path, "rb", buffering=buffering)
+    try:
+        handle = open(path, "rb", buffering=buffering)
+    except IsADirectoryError:
+        raise InputRefused(f"{name}: a directory, not a file") from None
     try:
         info = os.fstat(handle.fileno())
         if stat.S_ISDIR(info.st_mode):

@@ -7,8 +7,8 @@ a certificate file written by ``pla certify --coq FILE.v``.
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
 ...     written = write_library(d)
-...     sorted(os.listdir(d))[:3]
-['Certificates.v', 'InnerProduct.v', 'Makefile']
+...     sorted(os.listdir(d))[:4]
+['.written-by-pla-verify', 'Certificates.v', 'InnerProduct.v', 'Makefile']
 """
 
 from __future__ import annotations
