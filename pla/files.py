@@ -174,6 +174,17 @@ def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
+def _is_own_stream(info: os.stat_result) -> bool:
+    """Whether the file is this process's standard output or error (compared by inode)."""
+    for descriptor in (1, 2):
+        try:
+            if _same_file(info, os.fstat(descriptor)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 class SafeOutput:
     """One text output file, written so that nothing is lost or half-written (module docs).
 
@@ -221,10 +232,13 @@ class SafeOutput:
         # wherever it lives (/dev/shm, /proc/self/cwd/...), is replaced through a temporary
         # file beside its real path -- unless that path is not the same file (an open but
         # deleted file reached through /proc/self/fd/N), which is then truncated in place.
-        self.in_place = info is not None and not self._replaceable(info, target)
+        # The command's own standard output or error (`--trace /dev/stdout > file`) is
+        # appended to, like everything else the command prints there.
+        own_stream = info is not None and _is_own_stream(info)
+        self.in_place = info is not None and (own_stream or not self._replaceable(info, target))
         try:
             if self.in_place:
-                mode = "w" if stat.S_ISREG(info.st_mode) else "a"  # type: ignore[union-attr]
+                mode = "w" if stat.S_ISREG(info.st_mode) and not own_stream else "a"  # type: ignore[union-attr]
                 self.file = open(self.path, mode, encoding="utf-8", newline="\n")
             else:
                 fd, self._tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp",

@@ -534,3 +534,16 @@ def test_reliability_page_gives_a_refused_claim_the_exit_code_of_pla_claims():
     assert row.rstrip(" |").split("|")[-1].strip().startswith("2")
     assert "exit 2 when the only problems are malformed blocks" in " ".join(
         pla_cli("claims", "--help").out.split())
+
+
+def test_a_trace_to_the_commands_own_standard_output_file_is_appended(tmp_path):
+    """A regular file that is the command's own standard output (compared by inode) keeps what
+    the command prints there: the trace is appended, not renamed over it."""
+    data = write(tmp_path / "t.dat", TEXTBOOK)
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        proc = subprocess.run(PLA + ["run", data, "--trace", "/dev/stdout"], stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert '"kind":"summary"' in text and "result   halted" in text
