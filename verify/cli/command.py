@@ -147,16 +147,16 @@ def _main(argv: Sequence[str] | None, owned: dict[int, Any]) -> int:
     from pla.perceptron import OptionError
     from verify.checks.monitor import ProofViolation
 
-    # The imports are done: from here a signal unwinds (traces end with an incomplete line).
-    if signal.SIGTERM in owned:
-        signal.signal(signal.SIGTERM, _terminate)
-    if signal.SIGINT in owned:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
     # Exact results may have more digits than CPython's default int<->str limit (4300); every
     # reader bounds the digits of what it parses itself (--max-digits).
     sys.set_int_max_str_digits(0)
     try:
+        # The imports are done and the handlers below catch what a signal raises: from here a
+        # signal unwinds (a trace ends with an incomplete line).
+        if signal.SIGTERM in owned:
+            signal.signal(signal.SIGTERM, _terminate)
+        if signal.SIGINT in owned:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         parser = build_parser()
         args = parser.parse_args(argv)
         return args.handler(args)
