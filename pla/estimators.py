@@ -129,14 +129,30 @@ def _count(value: object, name: str) -> int:
     raise OptionError(f"{name} must be a non-negative integer, not {value!r}")
 
 
+def _seconds(value: Any, name: str) -> float | None:
+    """``value`` as a time budget: None, or a positive finite number of seconds.
+
+    >>> _seconds(-1, "timeout")
+    Traceback (most recent call last):
+    ...
+    pla.runs.OptionError: timeout must be None or a positive number of seconds, not -1
+    """
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) \
+            and 0 < float(value) < math.inf:
+        return float(value)
+    raise OptionError(f"{name} must be None or a positive number of seconds, not {value!r}")
+
+
 def _float_view(values: Sequence[Fraction]) -> np.ndarray:
     """float64 values of exact numbers, ±inf where a number exceeds the float range."""
     out = []
     for v in values:
         try:
             out.append(float(v))
-        except OverflowError:
-            out.append(math.copysign(math.inf, v))
+        except OverflowError:   # (math.copysign would convert v to a float again)
+            out.append(math.inf if v > 0 else -math.inf)
     return np.array(out, dtype=np.float64)
 
 
@@ -287,6 +303,7 @@ class Perceptron(_ExactLinearClassifier):
         """Run PLA on (X, y) exactly; returns ``self``."""
         options = RunOptions(order=self.order, eta=exact_number(self.eta), zero=self.zero,
                              max_updates=_count(self.max_updates, "max_updates"))
+        _seconds(self.timeout, "timeout")
         dataset, seed = self._validate_training_data(X, y)
         result = self._run(dataset, replace(options, seed=seed))
         self._store_result(seed, result, iterations=result.epochs)

@@ -105,7 +105,9 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
     :func:`functools.partial` of one).  ``on_progress(done, total)`` is called in this process
     as runs complete.  An exception raised by a run is raised here; on any exception, and on
     Ctrl-C (which the workers leave to this process), the worker processes are terminated, or
-    the executor's pending futures cancelled.
+    the executor's pending futures cancelled.  Workers that cannot be started (a thread or a
+    process refused under ``ulimit -v``) raise :class:`~pla.runs.OptionError` with one line
+    saying so.
 
     >>> parallel_map(abs, [-3, 1, -2], jobs=1)
     [3, 1, 2]
@@ -132,7 +134,12 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     done_runs = 0
     parts: dict[int, list[R]] = {}
-    with context.Pool(workers, initializer=_ignore_interrupts) as pool:  # exit: terminate()
+    try:
+        pool = context.Pool(workers, initializer=_ignore_interrupts)
+    except (RuntimeError, OSError) as exc:   # "can't start new thread", a fork without memory
+        raise OptionError(f"cannot start {workers} worker processes ({exc}): give fewer --jobs "
+                          "(--jobs 1 runs in this process) or more memory") from None
+    with pool:  # exit: terminate()
         for index, part in pool.imap_unordered(partial(_run_chunk, task), chunks):
             parts[index] = part
             done_runs += len(part)

@@ -50,6 +50,7 @@ def run(
     options: RunOptions | None = None,
     on_update: Callable[[int, int, int, Fraction], None] | None = None,
     timeout: float | None = RUN_DEFAULTS["timeout"],
+    extra_budget: tuple[str, Callable[[], bool]] | None = None,
 ) -> Result:
     """Run PLA exactly on ``dataset``.
 
@@ -69,6 +70,8 @@ def run(
     when asked for); ``on_update(t, index, y, score)`` is a cheap per-update hook that builds no
     vectors (``score`` = wₜ·xₙ exactly).  ``timeout`` (seconds) stops a run that has not
     halted by then, like the update budget: ``halted=False``, ``stopped_by="timeout"``.
+    ``extra_budget`` = (reason, test): ``test()`` is asked before each update and, when true,
+    stops the run the same way with ``stopped_by=reason`` (``pla run --max-trace-bytes``).
 
     >>> from pla.dataset import Dataset
     >>> ds = Dataset.from_rows([[1], [-1]], [1, -1], bias=False)
@@ -92,7 +95,8 @@ def run(
         callback = steps.append
     else:
         callback = on_step
-    budget = Budget(options.max_updates, None if timeout is None else monotonic() + timeout)
+    budget = Budget(options.max_updates, None if timeout is None else monotonic() + timeout,
+                    extra_budget)
     if engine == "reference":
         if on_update is not None:
             callback = _with_update_hook(callback, on_update)

@@ -151,7 +151,8 @@ class Result:
     halted: bool
     options: RunOptions
     steps: tuple[Step, ...] = field(default=(), repr=False)
-    #: Why a run that did not halt stopped: ``"max-updates"`` or ``"timeout"`` (None if halted).
+    #: Why a run that did not halt stopped: ``"max-updates"``, ``"timeout"`` or
+    #: ``"max-trace-bytes"`` (None if halted).
     stopped_by: str | None = None
     dataset: Any = field(default=None, repr=False, compare=False)
 
@@ -188,19 +189,22 @@ def exact_texts(values: Iterable[Fraction | int] | None) -> list[str] | None:
 
 
 class Budget:
-    """When a run must stop without halting: after ``max_updates`` updates, or at a deadline.
+    """When a run must stop without halting: after ``max_updates`` updates, at a deadline, or
+    when ``extra`` = (reason, test) says so (``("max-trace-bytes", writer.full)``).
 
     Engines ask :meth:`exhausted` before each update; ``reason`` then says which limit was hit
-    (``"max-updates"`` or ``"timeout"``).  The deadline is a :func:`time.monotonic` instant.
+    (``"max-updates"``, ``"timeout"`` or the extra reason).  The deadline is a :func:`time.monotonic` instant.
 
     >>> b = Budget(3)
     >>> b.exhausted(2), b.exhausted(3), b.reason
     (False, True, 'max-updates')
     """
 
-    def __init__(self, max_updates: int, deadline: float | None = None) -> None:
+    def __init__(self, max_updates: int, deadline: float | None = None,
+                 extra: "tuple[str, Callable[[], bool]] | None" = None) -> None:
         self.max_updates = max_updates
         self.deadline = deadline
+        self.extra = extra
         self.reason: str | None = None
 
     def exhausted(self, updates: int) -> bool:
@@ -209,6 +213,9 @@ class Budget:
             return True
         if self.deadline is not None and monotonic() >= self.deadline:
             self.reason = "timeout"
+            return True
+        if self.extra is not None and self.extra[1]():
+            self.reason = self.extra[0]
             return True
         return False
 

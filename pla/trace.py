@@ -24,10 +24,10 @@ import os
 from fractions import Fraction
 from typing import Any, Iterable
 
-from pla.files import OutputRefused, SafeOutput, Terminated, signals_deferred
+from pla.files import MAX_INPUT_BYTES, OutputRefused, SafeOutput, Terminated, signals_deferred
 
 __all__ = [
-    "TRACE_FORMAT", "TRACE_VERSION", "TraceWriter", "line_hash", "exact_list", "step_record",
+    "TRACE_FORMAT", "TRACE_VERSION", "MAX_TRACE_BYTES", "TraceWriter", "line_hash", "exact_list", "step_record",
     "header_record", "summary_record",
 ]
 
@@ -50,10 +50,12 @@ def exact_list(values: Iterable[Fraction | int]) -> list[str]:
 
 
 def header_record(dataset: Any, options: Any, engine: str = "default",
-                  timeout: float | None = None) -> dict[str, Any]:
+                  timeout: float | None = None,
+                  max_trace_bytes: int | None = None) -> dict[str, Any]:
     """The header line for a run of ``options`` on ``dataset`` (``timeout``: the time budget in
-    seconds, recorded so that an audit can tell a run stopped by it from one cut short)."""
-    return {
+    seconds, ``max_trace_bytes``: the trace's size budget, recorded so that an audit can tell a
+    run stopped by them from one cut short)."""
+    header = {
         "kind": "header",
         "format": TRACE_FORMAT,
         "version": TRACE_VERSION,
@@ -73,6 +75,9 @@ def header_record(dataset: Any, options: Any, engine: str = "default",
             "engine": engine,
         },
     }
+    if max_trace_bytes is not None:
+        header["options"]["max_trace_bytes"] = max_trace_bytes  # type: ignore[index]
+    return header
 
 
 def step_record(step: Any) -> dict[str, Any]:
@@ -101,6 +106,11 @@ def summary_record(result: Any) -> dict[str, Any]:
     }
 
 
+#: The default of ``--max-trace-bytes``: a run stops (like a budget, ``stopped_by =
+#: "max-trace-bytes"``) once its trace holds this many bytes.
+MAX_TRACE_BYTES = MAX_INPUT_BYTES   # so that `pla audit` reads any trace written by default
+
+
 class TraceWriter:
     """Writes a hash-chained JSON Lines trace through :class:`~pla.files.SafeOutput`.
 
@@ -110,28 +120,49 @@ class TraceWriter:
     The finish (last record, fsync, rename) runs with signals deferred, so a trace ends with
     exactly one of ``summary`` or ``incomplete``.  An OS error while writing (a full disk)
     removes the temporary file and raises :class:`~pla.files.OutputRefused`.  ``inputs`` are
-    the files the run reads: the trace may not replace any of them.
+    the files the run reads: the trace may not replace any of them.  ``max_bytes``: see
+    :meth:`full`.
     """
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any],
-                 inputs: Iterable[Any] = ()) -> None:
+                 inputs: Iterable[Any] = (), max_bytes: int | None = None) -> None:
         self.path = os.fspath(path)
+        self.max_bytes = max_bytes
         self._out = SafeOutput(self.path, inputs=inputs, prefix=".trace-")
-        self._prev: str | None = None
-        self.lines = 0
+        # (bytes, hash of the last line, lines) of what is written: one tuple, replaced by one
+        # assignment, so an interruption sees either the state before a line or after it.
+        self._state: tuple[int, str | None, int] = (0, None, 0)
+        self._pending = self._state
         self._closed = False
         self.write(header)
+
+    @property
+    def lines(self) -> int:
+        """The number of complete lines written."""
+        return self._state[2]
+
+    @property
+    def bytes(self) -> int:
+        """The number of bytes written (complete lines, newlines included)."""
+        return self._state[0]
+
+    def full(self) -> bool:
+        """Whether the trace holds ``max_bytes`` or more (the run then stops like at a budget,
+        before its next update)."""
+        return self.max_bytes is not None and self._state[0] >= self.max_bytes
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record, chaining it to the previous line."""
         text = self._line(record)
+        encoded = text.encode("utf-8")
+        size, _, lines = self._state
+        self._pending = (size + len(encoded) + 1, hashlib.sha256(encoded).hexdigest(), lines + 1)
         self._out.write(text + "\n")
-        self._prev = line_hash(text)
-        self.lines += 1
+        self._state = self._pending
 
     def _line(self, record: dict[str, Any]) -> str:
         record = dict(record)
-        record["prev"] = self._prev
+        record["prev"] = self._state[1]
         return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
     def close(self, summary: dict[str, Any]) -> None:
@@ -140,31 +171,29 @@ class TraceWriter:
             self._finish(dict(summary, lines=self.lines))
 
     def abort(self, reason: str) -> None:
-        """End the trace with an ``incomplete`` line and move it into place.
+        """End the trace with an ``incomplete`` line and move it into place, in constant memory.
 
-        An interruption may land between writing a line and remembering its hash, or in the
-        middle of a line, so the chain is re-read from the temporary file itself: a partial last
-        line is dropped and ``prev`` is the hash of the last complete line.  (Written in place,
-        to a device or a pipe, the file cannot be re-read and the remembered hash is used.)
+        An interruption may land in the middle of a line or between writing a line and
+        remembering it, so the file's size decides: the size after the pending line means it
+        is complete; any other size is cut back to the last line known complete.  Nothing is
+        re-read.  (Written in place, to a device or a pipe, the remembered state is used.)
         """
         if self._closed:
             return
         with signals_deferred():
-            temporary = self._out.temporary
-            if temporary is not None:
+            if self._out.temporary is not None:
                 try:
                     self._out.file.flush()
-                    with open(temporary, "rb+") as handle:
-                        content = handle.read()
-                        keep = content.rfind(b"\n") + 1
-                        handle.truncate(keep)
+                    descriptor = self._out.file.fileno()
+                    size = os.fstat(descriptor).st_size
+                    if size == self._pending[0]:
+                        self._state = self._pending
+                    elif size != self._state[0]:
+                        os.ftruncate(descriptor, self._state[0])
+                    self._out.file.seek(0, os.SEEK_END)
                 except OSError as exc:
                     self.discard()
                     raise self._out.refused(exc) from None
-                complete = content[:keep].decode("utf-8").splitlines()
-                self._prev = line_hash(complete[-1]) if complete else None
-                self.lines = len(complete)
-                self._out.file.seek(0, os.SEEK_END)
             self._finish({"kind": "incomplete", "reason": reason, "lines": self.lines})
 
     def discard(self) -> None:

@@ -7,6 +7,7 @@ that breaks a counterexample is caught here as well as in the docs build.
 
 from __future__ import annotations
 
+import os
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -584,13 +585,29 @@ TRANSLATION = re.compile(r"^> \*English: .+\*$")
 GRADES = ("Wrong", "Gap", "Ambiguous", "Typo", "Withdrawn")
 
 
+#: The setting that names the folder of the seed notes (README, "Tests that need the seed notes").
+SEEDS_SETTING = "PLA_SEEDS"
+
+
+def seed_folder():
+    """The folder of the seed notes named by PLA_SEEDS; the test is skipped, with that reason,
+    when PLA_SEEDS is not set (a fresh clone: the notes are not part of the repository) and
+    fails when it is set to a folder without them (.ci/run sets it to ../shared/seeds)."""
+    setting = os.environ.get(SEEDS_SETTING)
+    if not setting:
+        pytest.skip(f"the seed notes are not part of the repository: set {SEEDS_SETTING}=DIR "
+                    "(.ci/run sets it to ../shared/seeds) to check the quotations against them")
+    folder = Path(setting)
+    if not folder.is_absolute():
+        folder = ROOT / folder
+    if not folder.is_dir() or not any(folder.glob("*_*.txt")):
+        pytest.fail(f"{SEEDS_SETTING}={setting}: no seed notes there ({folder}): cannot check "
+                    "the quotations")
+    return folder
+
+
 def _seed_lines(prefix):
-    # The seeds are not part of the repository: they sit in ../shared/seeds beside the checkout
-    # (CI clones main with ../shared beside it), or beside one of its parent folders.
-    roots = [p / "shared" / "seeds" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()]
-    if not roots:
-        pytest.fail(f"the seed notes (../shared/seeds) are not beside {ROOT}: cannot check quotes")
-    (path,) = [p for p in roots[0].glob(f"{prefix}_*.txt")]
+    (path,) = list(seed_folder().glob(f"{prefix}_*.txt"))
     return path.read_text(encoding="utf-8").splitlines()
 
 

@@ -9,6 +9,15 @@ import numpy  # noqa: F401
 import scipy.optimize  # noqa: F401
 import sympy  # noqa: F401
 
+# The same for the claims path: the kernel's classes must be the ones the proposers build with
+# (a module imported afresh by the second run would make "not a kernel Theorem").
+import verify.claims.documents  # noqa: F401
+import verify.claims.induction  # noqa: F401
+import verify.claims.propose  # noqa: F401
+import verify.claims.verdict  # noqa: F401
+import verify.kernel  # noqa: F401
+import verify.search.claim_certificates  # noqa: F401
+
 pytest_plugins = ["pytester"]
 
 NOTES = """# Notes

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from operator import mul
-from typing import Any
+from typing import Any, Iterator
 
 __all__ = ["audit", "audit_text", "AuditReport", "AuditFailure", "TraceUnreadable",
            "EXIT_INCOMPLETE"]
@@ -68,8 +68,11 @@ MAX_TRACE_DEPTH = 8
 #: --max-digits): a longer one is refused before it is converted.
 MAX_TRACE_INT_DIGITS = 30
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_ESCAPE = re.compile(r"\\.", re.DOTALL)  # one escape pair: fixed width, no backtracking
 _JSON_BRACKET = re.compile(r"[\[\]{}]")
+#: Bytes of a line beyond what its numbers need (keys, the hash, the reason of an
+#: ``incomplete`` line); with the numbers' digits this bounds every genuine line.
+LINE_OVERHEAD = 4096
 
 
 class TraceUnreadable(ValueError):
@@ -92,7 +95,11 @@ def _bounded_float(text: str) -> float:
 def _trace_json(line: str) -> Any:
     """One trace line parsed, with bounded nesting and bounded bare numbers (raises _Fail)."""
     depth = deepest = 0
-    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", line)):
+    # Linear in the line: drop escape pairs, then every other piece between quotes is outside
+    # a string (no regex over whole strings, which backtracked and copied).
+    outside = "".join(_JSON_ESCAPE.sub("", line).split('"')[0::2])
+    for match in _JSON_BRACKET.finditer(outside):
+        bracket = match.group()
         depth += 1 if bracket in "[{" else -1
         if depth > deepest:
             deepest = depth
@@ -195,6 +202,7 @@ class _Replay:
         self.rng = random.Random(options.seed)
         self.visits = 0                # random: picks so far
         self.updates = 0
+        self.row_bits = max((abs(x).bit_length() for row in self.rows for x in row), default=0)
 
     def score(self, i: int) -> int:
         return sum(map(mul, self.W, self.rows[i]))
@@ -253,37 +261,84 @@ def audit(path: str, dataset: Any, wf: str = "maxmargin",
           max_bytes: int | None = None) -> AuditReport:
     """Audit the trace file at ``path`` against ``dataset``; see the module documentation.
 
-    Raises :class:`TraceUnreadable` when the file is not a readable pla-verify trace, is
-    larger than ``max_bytes`` (default :data:`pla.files.MAX_INPUT_BYTES`) or is a device that
-    never ends.
+    The file is read one line at a time, in memory bounded by the longest line a genuine trace
+    of these data can hold (:meth:`_Audit.line_limit`, from the dimension and the digits of the
+    numbers so far): a longer line fails before it is decoded or parsed.  Raises
+    :class:`TraceUnreadable` when the file is not a readable pla-verify trace, is larger than
+    ``max_bytes`` (default :data:`pla.files.MAX_INPUT_BYTES`) or is a device that never ends.
     """
-    from pla.files import MAX_INPUT_BYTES, InputRefused, read_bounded, shown_path
+    from pla.files import MAX_INPUT_BYTES, InputRefused, open_bounded, shown_path
 
+    limit = max_bytes or MAX_INPUT_BYTES
     try:
-        raw = read_bounded(path, max_bytes or MAX_INPUT_BYTES)
+        handle = open_bounded(path, limit)
     except InputRefused as exc:
         raise TraceUnreadable(str(exc)) from None
     except OSError as exc:
         raise TraceUnreadable(f"{shown_path(path)}: cannot read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TraceUnreadable(f"{shown_path(path)}:1: not UTF-8 text") from None
-    return audit_text(text, dataset, wf=wf, path=path)
+    state = _Audit(dataset, wf)
+    with handle:
+        return _audit_lines(_file_lines(handle, state, path, limit), state, path)
 
 
 def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<trace>"
                ) -> AuditReport:
     """Audit a trace given as text (see :func:`audit`)."""
+    state = _Audit(dataset, wf)
+    return _audit_lines(_text_lines(text, state), state, path)
+
+
+def _too_long(length: int, limit: int) -> _Fail:
+    return _Fail("format", f"a line of {length:,}+ bytes, longer than any genuine line of this "
+                           f"trace can be (at most {limit:,} here, from the dimension and the "
+                           "digits of its numbers)")
+
+
+def _file_lines(handle: Any, state: "_Audit", path: str, max_bytes: int) -> Iterator[str]:
+    """The lines of an open binary file, each checked against ``state.line_limit()`` before
+    more than that is read, decoded or parsed; at most ``max_bytes`` in all."""
     from pla.files import shown_path
-    path = shown_path(path)
+
+    total = 0
+    while True:
+        limit = state.line_limit()
+        raw = handle.readline(limit + 2)
+        if not raw:
+            return
+        total += len(raw)
+        if total > max_bytes:
+            raise TraceUnreadable(f"{shown_path(path)}: more than the limit of {max_bytes:,} "
+                                  "bytes (see --max-input-bytes)")
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if len(raw) > limit:
+            raise _too_long(len(raw), limit)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Fail("format", "not UTF-8 text") from None
+
+
+def _text_lines(text: str, state: "_Audit") -> Iterator[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not lines:
-        raise TraceUnreadable(f"{path}:1: empty file, not a pla-verify trace")
+    for line in lines:
+        limit = state.line_limit()
+        if len(line) > limit:
+            raise _too_long(len(line), limit)
+        yield line
+
+
+def _audit_lines(lines: Iterator[str], state: "_Audit", path: str) -> AuditReport:
+    """The audit of a trace's lines (an iterator that may raise :class:`_Fail`)."""
+    from pla.files import shown_path
+    path = shown_path(path)
     try:
-        header = _trace_json(lines[0])
+        first = next(lines, None)
+        if first is None:
+            raise TraceUnreadable(f"{path}:1: empty file, not a pla-verify trace")
+        header = _trace_json(first)
     except _Fail as failure:
         raise TraceUnreadable(f"{path}:1: {failure.message}, not a pla-verify trace") from None
     if not isinstance(header, dict) or header.get("kind") != "header" or \
@@ -291,12 +346,11 @@ def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<tra
         raise TraceUnreadable(f"{path}:1: not a pla-verify trace header")
     if header.get("version") != 1:
         raise TraceUnreadable(f"{path}:1: unsupported trace version {header.get('version')!r}")
-    state = _Audit(dataset, wf)
-    line_number = 1
+    previous = first
     try:
         state.header(header)
-        previous = lines[0]
-        for line_number, line in enumerate(lines[1:], 2):
+        state.count_bytes(first)
+        for line in lines:
             if state.ended:
                 raise _Fail("structure", "a line after the trace's last line "
                                          f"({state.ended} line)")
@@ -308,20 +362,23 @@ def audit_text(text: str, dataset: Any, wf: str = "maxmargin", path: str = "<tra
             if record.get("prev") != expected:
                 raise _Fail("hash chain", "prev is not the SHA-256 of the previous line "
                                           "(a line was edited, removed, inserted or reordered)")
-            state.record(record, line_number)
+            state.record(record, state.lines + 1)
+            state.count_bytes(line)
             previous = line
-        line_number += 1
         if not state.ended:
             raise _Fail("structure", "the trace ends without a summary or incomplete line "
                                      "(truncated)")
     except _Fail as failure:
-        return AuditReport("failed", len(lines), state.replay.updates if state.replay else 0,
+        # the line being read (every line before it held); the header until it held
+        line_number = state.lines + 1 if state.monitor is not None else 1
+        return AuditReport("failed", line_number, state.replay.updates if state.replay else 0,
                            state.checks, AuditFailure(line_number, failure.check,
                                                       failure.message))
+    lines_read = state.lines
     if state.ended == "incomplete":
-        return AuditReport("incomplete", len(lines), state.replay.updates, state.checks,
+        return AuditReport("incomplete", lines_read, state.replay.updates, state.checks,
                            incomplete_reason=state.reason)
-    return AuditReport("ok", len(lines), state.replay.updates, state.checks,
+    return AuditReport("ok", lines_read, state.replay.updates, state.checks,
                        halted=state.halted, updates=state.replay.updates,
                        epochs=state.epochs, proof=state.proof)
 
@@ -339,6 +396,28 @@ class _Audit:
         self.epochs: int | None = None
         self.proof: Any = None
         self.lines = 1
+        self.max_trace_bytes: int | None = None
+        self.bytes = 0                 # bytes of the lines so far, newlines included
+
+    def count_bytes(self, line: str) -> None:
+        """Add one checked line to the byte count (``max_trace_bytes`` is checked on it)."""
+        self.bytes += len(line.encode("utf-8")) + 1
+
+    def line_limit(self) -> int:
+        """The most bytes the next line of a genuine trace can hold: the header's by the
+        largest numbers a reader accepts; a later line's by the digits of the data, the current
+        weights and one more update (every number of a line is at most that long)."""
+        from pla.exact import MAX_DIGITS
+
+        dim = self.dataset.dim
+        if self.replay is None:
+            return LINE_OVERHEAD + dim * (2 * MAX_DIGITS + 8)
+        replay = self.replay
+        numerator = (max((abs(w) for w in replay.W), default=0).bit_length()
+                     + replay.k.bit_length() + replay.row_bits + dim.bit_length() + 2)
+        denominator = replay.D.bit_length() + replay.L.bit_length() + 1
+        digits = (numerator + denominator) * 30103 // 100000 + 8
+        return LINE_OVERHEAD + (3 * dim + 1) * digits
 
     def header(self, h: dict[str, Any]) -> None:
         from pla.perceptron import ENGINES, OptionError, RunOptions
@@ -355,9 +434,14 @@ class _Audit:
                 raise _Fail("data", f"{key} = {h.get(key)!r}, the data have {value!r}")
         o = h.get("options")
         keys = {"order", "seed", "eta", "w0", "zero", "max_updates", "engine"}
-        if not isinstance(o, dict) or set(o) not in (keys, keys | {"timeout"}):
+        if not isinstance(o, dict) or set(o) not in (keys, keys | {"timeout"},
+                                                     keys | {"timeout", "max_trace_bytes"}):
             raise _Fail("format", "options must have order, seed, eta, w0, zero, max_updates, "
-                                  "engine (and timeout)")
+                                  "engine (and timeout, max_trace_bytes)")
+        if "max_trace_bytes" in o:
+            self.max_trace_bytes = _int(o["max_trace_bytes"], "max_trace_bytes")
+            if self.max_trace_bytes < 1:
+                raise _Fail("format", "max_trace_bytes must be a positive integer")
         timeout = o.get("timeout")
         if timeout is not None and (type(timeout) not in (int, float) or not timeout > 0
                                     or timeout == float("inf")):
@@ -394,6 +478,9 @@ class _Audit:
     def record(self, r: dict[str, Any], line: int) -> None:
         kind = r.get("kind")
         if kind == "step":
+            if self.max_trace_bytes is not None and self.bytes >= self.max_trace_bytes:
+                raise _Fail("budget", f"an update after the trace held {self.bytes:,} bytes, "
+                                      f"max_trace_bytes = {self.max_trace_bytes:,}")
             self.step(r)
         elif kind == "summary":
             self.summary(r)
@@ -482,8 +569,14 @@ class _Audit:
         stopped_by = r["stopped_by"]
         if halted and stopped_by is not None:
             raise _Fail("summary", f"halted = true, but stopped_by = {stopped_by!r}")
-        if not halted and stopped_by not in ("max-updates", "timeout"):
-            raise _Fail("summary", "halted = false needs stopped_by max-updates or timeout")
+        if not halted and stopped_by not in ("max-updates", "timeout", "max-trace-bytes"):
+            raise _Fail("summary", "halted = false needs stopped_by max-updates, timeout or "
+                                   "max-trace-bytes")
+        if stopped_by == "max-trace-bytes" and (self.max_trace_bytes is None
+                                                or self.bytes < self.max_trace_bytes):
+            raise _Fail("budget", f"stopped_by = 'max-trace-bytes', but the trace holds "
+                                  f"{self.bytes:,} bytes before its summary, below "
+                                  f"max_trace_bytes = {self.max_trace_bytes}")
         if stopped_by == "timeout" and self.timeout is None:
             raise _Fail("budget", "stopped_by = 'timeout', but the header records no time "
                                   "budget (options.timeout is null)")

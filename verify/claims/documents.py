@@ -44,6 +44,8 @@ class FoundClaim:
     claim: Claim | None
     syntax_error: str = ""
     error: str = ""
+    #: the verdict of a block with too many assumptions (``search limit reached``), or None
+    limited: object = field(default=None, compare=False)
 
     @property
     def line(self) -> int:
@@ -102,9 +104,17 @@ class FileClaim:
 
 def find_file_claims(text: str, path: str = "<text>") -> list[FoundClaim]:
     """Every claim block of Markdown text, parsed, with duplicate ids refused."""
+    from verify.claims.parser import without_assumptions
+    from verify.claims.verdict import search_limit_verdict
+
     found = []
     for block in find_claim_blocks(text):
+        limited = search_limit_verdict(block.body)
         try:
+            if limited is not None:   # too many assumptions: the header only, for the id
+                found.append(FoundClaim(path, block, parse_claim(without_assumptions(
+                    block.body)), error=block.error, limited=limited))
+                continue
             found.append(FoundClaim(path, block, parse_claim(block.body), error=block.error))
         except ClaimSyntaxError as exc:
             found.append(FoundClaim(path, block, None, f"{exc.message} (line {exc.line} of the "
@@ -135,6 +145,8 @@ def decide_found(found: FoundClaim) -> object:
 
     if found.error or found.claim is None:
         return Verdict("invalid", found.claim, reason=found.error or found.syntax_error)
+    if found.limited is not None:
+        return found.limited
     return decide_claim(found.claim)
 
 

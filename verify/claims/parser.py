@@ -21,6 +21,7 @@ line 1: attribute access is not allowed
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -28,7 +29,8 @@ from math import comb
 from verify.claims.vectors import vector_problem
 
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
-           "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS"]
+           "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS",
+           "MAX_ASSUMPTIONS", "assumption_count", "without_assumptions"]
 
 MAX_TEXT = 2000        # characters in one line
 MAX_DEPTH = 40         # nesting depth of the expression tree
@@ -38,6 +40,7 @@ MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
 FUNCTIONS = ("sqrt", "Abs", "dot", "norm", "Sum")
+MAX_ASSUMPTIONS = 1000  # relations in the assume: lines, counted on the text before parsing
 MAX_SUM_TERMS = 100    # a sum with numeric bounds is expanded: at most this many terms
 _OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 #: Unicode relations accepted in the source, read as their ASCII spelling.
@@ -421,6 +424,31 @@ def _split_top_level(text: str, line: int) -> list[str]:
     if any(not p for p in parts):
         raise ClaimSyntaxError(line, "empty comparison")
     return parts
+
+
+_COMPARISON = re.compile(r"<=|>=|==|!=|[<>=≤≥≠]")
+
+
+def assumption_count(block: str) -> int:
+    """An upper bound on the relations of a block's ``assume:`` lines, counted on the text
+    (its comparison operators) before anything is parsed or built.
+
+    >>> assumption_count("assume: a >= 0, 0 <= b <= 1\\na + b >= 0")
+    3
+    """
+    return sum(len(_COMPARISON.findall(line)) for line in block.splitlines()
+               if line.strip().startswith("assume:"))
+
+
+def without_assumptions(block: str) -> str:
+    """The block with its ``assume:`` lines blanked (the header and the claim kept, at their
+    line numbers).
+
+    >>> without_assumptions("id: x\\nassume: a >= 0\\na >= 0")
+    'id: x\\n\\na >= 0'
+    """
+    return "\n".join("" if line.strip().startswith("assume:") else line
+                     for line in block.splitlines())
 
 
 def parse_claim(block: str) -> Claim:

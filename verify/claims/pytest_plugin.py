@@ -139,12 +139,23 @@ class ClaimFile(pytest.File):
     (the reading every front end shares)."""
 
     def collect(self) -> Iterator["ClaimItem"]:
+        from pla.files import InputRefused, read_bounded, shown_path
         from verify.claims.documents import find_file_claims
-        from verify.claims.notebooks import markdown_pieces_of_text, piece_path
+        from verify.claims.notebooks import NotebookError, markdown_pieces_of_text, piece_path
 
-        text = self.path.read_text(encoding="utf-8")
+        # A file that cannot be read is one line of collection error (as `pla claims` says it),
+        # never a traceback.
+        try:
+            pieces = markdown_pieces_of_text(self.path, read_bounded(self.path).decode("utf-8"))
+        except (InputRefused, NotebookError) as exc:
+            raise self.CollectError(str(exc)) from None
+        except OSError as exc:
+            raise self.CollectError(f"{shown_path(self.path)}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise self.CollectError(f"{shown_path(self.path)}: not UTF-8 text (byte "
+                                    f"{exc.start + 1})") from None
         registry = self.config.stash[_REGISTRY]
-        for piece in markdown_pieces_of_text(self.path, text):
+        for piece in pieces:
             for found in find_file_claims(piece.text, piece_path(self.path.name, piece)):
                 registry["found"].append(found)
                 registry["resolution"] = None  # rebuilt once collection is complete

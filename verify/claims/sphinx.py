@@ -115,7 +115,7 @@ def _decided(found: Any) -> Any:
     when its text changes)."""
     from verify.claims.documents import decide_found
 
-    if found.error or found.claim is None:
+    if found.error or found.claim is None or found.limited is not None:
         return decide_found(found)
     return _decided_body(found.block.body)
 

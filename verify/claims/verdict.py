@@ -183,11 +183,36 @@ def decide_claim(claim: Claim, points: int = 2000, extra_points: int = 20000,
 
 
 def check_claim_text(body: str, **options: Any) -> Verdict:
-    """Parse and decide the body of one claim block; a syntax error gives ``invalid``."""
+    """Parse and decide the body of one claim block; a syntax error gives ``invalid``; more
+    than MAX_ASSUMPTIONS assumptions give ``unproved: search limit reached`` at once
+    (:func:`search_limit_verdict`)."""
+    limited = search_limit_verdict(body)
+    if limited is not None:
+        return limited
     try:
         claim = parse_claim(body)
     except ClaimSyntaxError as exc:
         return Verdict("invalid", None, reason=f"{exc.message} (line {exc.line} of the block)")
     return decide_claim(claim, **options)
+
+
+def search_limit_verdict(body: str) -> Verdict | None:
+    """``unproved: search limit reached`` for a block of more than MAX_ASSUMPTIONS assumptions,
+    counted on the text: nothing is parsed or built for them (None for a block within it).
+
+    >>> search_limit_verdict("assume: " + ", ".join(["x >= 0"] * 1001) + "\nx >= 0").reason
+    'search limit reached: 1001 assumptions (at most 1000, counted before anything is built)'
+    """
+    from verify.claims.parser import MAX_ASSUMPTIONS, assumption_count, without_assumptions
+
+    count = assumption_count(body)
+    if count <= MAX_ASSUMPTIONS:
+        return None
+    try:
+        claim = parse_claim(without_assumptions(body))
+    except ClaimSyntaxError as exc:
+        return Verdict("invalid", None, reason=f"{exc.message} (line {exc.line} of the block)")
+    return Verdict("unproved", claim, reason=f"search limit reached: {count} assumptions "
+                   f"(at most {MAX_ASSUMPTIONS}, counted before anything is built)")
 
 

@@ -51,7 +51,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                              "theorems coqc checks by computation (see --coq-lib)")
     parser.add_argument("--coq-lib", metavar="DIR",
                         help="with --coq: also write the Coq library and its Makefile into DIR "
-                             "(as `pla proof --coq DIR` does)")
+                             "(as `pla proof --coq DIR` does; a directory holding files pla "
+                             "did not write is refused without --force)")
+    parser.add_argument("--force", action="store_true",
+                        help="with --coq-lib: replace files in DIR that pla did not write")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -191,18 +194,22 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
 
     from verify.cli.usage import UsageError
     from verify.coq.certificate_files import certificate_file
-    from verify.coq.library import check_command, write_library, write_text_atomically
+    from pla.files import SafeOutput, refuse_foreign_directory
+    from verify.coq.library import MARKER, check_command, write_library
 
     if not args.coq:
         raise UsageError("--coq-lib needs --coq FILE.v")
     if not args.coq.endswith(".v"):
         raise UsageError(f"--coq: {args.coq} must end in .v (Coq reads only .v files)")
-    try:
+    # The one write path: refused before anything is written when FILE.v is an input (the data
+    # or the weights, however named), a directory or a block device.
+    if args.coq_lib:
+        refuse_foreign_directory(args.coq_lib, MARKER, force=args.force)
+    with SafeOutput(args.coq, inputs=[args.data, args.weights]) as out:
         if args.coq_lib:
-            write_library(args.coq_lib)
-        write_text_atomically(args.coq, certificate_file(dataset, certificate))
-    except OSError as exc:
-        raise UsageError(f"--coq: cannot write {exc.filename}: {exc.strerror}") from None
+            write_library(args.coq_lib, force=args.force)
+        out.write(certificate_file(dataset, certificate))
+        out.commit()
     directory = args.coq_lib or "DIR"
     steps = f"make -C {directory} && {check_command(directory, args.coq)}"
     if not args.coq_lib:

@@ -28,7 +28,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         description="Decide every ```claim block: proved (a certificate checked by the kernel, "
                     "with its domain conditions), refuted (an exact counterexample), vacuous "
                     "(contradictory assumptions) or unproved. Exit 1 unless every claim has "
-                    "its expected verdict; exit 2 when the only problems are malformed blocks.",
+                    "its expected verdict; exit 2 when the only problems are malformed blocks, "
+                    "or when no Markdown file is found (nothing to check).",
     )
     parser.add_argument("files", nargs="+", metavar="PATH",
                         help="Markdown files or Jupyter notebooks, or directories searched for "
@@ -67,7 +68,11 @@ def handle(args: argparse.Namespace) -> int:
     from verify.claims.notebooks import NotebookError, markdown_pieces_of_text, piece_path
 
     texts = []
-    for path in markdown_files(args.files):   # every file is read once, before any claim is decided
+    files = markdown_files(args.files)
+    if not files:   # nothing to check is an error, as it is for pytest
+        raise UsageError(f"no Markdown files (*.md, *.markdown) in "
+                         f"{', '.join(shown_path(p) for p in args.files)}: nothing to check")
+    for path in files:   # every file is read once, before any claim is decided
         try:
             pieces = markdown_pieces_of_text(path, read_bounded(path).decode("utf-8"))
         except OSError as exc:

@@ -95,21 +95,44 @@ def _terminate(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+#: What a signal that lands during start-up says, and its exit code (nothing is written yet).
+_START_UP_EXITS = {signal.SIGTERM: ("pla: terminated (SIGTERM)\n", exit_codes.TERMINATED),
+                   signal.SIGINT: ("pla: interrupted\n", exit_codes.INTERRUPTED)}
+
+
+def _exit_during_start_up(signum: int, frame: Any) -> None:
+    """SIGTERM or SIGINT before the command's handlers are in place (during the imports):
+    nothing has been written, so say so in one line and exit at once -- no traceback."""
+    message, code = _START_UP_EXITS[signum]
+    os.write(2, message.encode())
+    os._exit(code)
+
+
+def _own_signals() -> dict[int, Any]:
+    """Install the start-up handlers first thing (main thread, handlers left at their defaults
+    only); return the handlers to restore."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    defaults = {signal.SIGTERM: signal.SIG_DFL, signal.SIGINT: signal.default_int_handler}
+    return {signum: signal.signal(signum, _exit_during_start_up)
+            for signum, default in defaults.items() if signal.getsignal(signum) == default}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pla`` console script; returns (and exits with) the exit code."""
+    previous = _own_signals()
     original_stdout = sys.stdout
     guarded = GuardedStdout(original_stdout)
     sys.stdout = guarded
-    previous_sigterm = None
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        previous_sigterm = signal.signal(signal.SIGTERM, _terminate)
     try:
-        code = _main(argv)
+        code = _main(argv, previous)
         guarded.flush()
     finally:
         sys.stdout = original_stdout
-        if previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, previous_sigterm)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if guarded.error is not None and not isinstance(guarded.error, BrokenPipeError):
         print(f"pla: error: standard output: cannot write: "
               f"{guarded.error.strerror or guarded.error}", file=sys.stderr)
@@ -118,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, owned: dict[int, Any]) -> int:
     from pla.dataset import DataError
     from pla.files import InputRefused, OutputRefused, Terminated, shown_path
     from pla.perceptron import OptionError
@@ -127,6 +150,12 @@ def _main(argv: Sequence[str] | None) -> int:
     # reader bounds the digits of what it parses itself (--max-digits).
     sys.set_int_max_str_digits(0)
     try:
+        # The imports are done and the handlers below catch what a signal raises: from here a
+        # signal unwinds (a trace ends with an incomplete line).
+        if signal.SIGTERM in owned:
+            signal.signal(signal.SIGTERM, _terminate)
+        if signal.SIGINT in owned:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         parser = build_parser()
         args = parser.parse_args(argv)
         return args.handler(args)

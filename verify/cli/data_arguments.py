@@ -12,11 +12,31 @@ __all__ = ["add_data_arguments", "load_dataset", "limits_from_args", "positive_i
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer ≥ 1."""
-    value = non_negative_int(text)
+    """argparse type: an integer ≥ 1 (a negative one or 0 is "not a positive integer").
+
+    >>> positive_int("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a positive integer, not '-1'
+    """
+    try:
+        value = non_negative_int(text)
+    except argparse.ArgumentTypeError:
+        if _is_integer(text):
+            value = 0
+        else:
+            raise
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
     return value
+
+
+def _is_integer(text: str) -> bool:
+    try:
+        int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return False
+    return True
 
 
 def positive_seconds(text: str) -> float:

@@ -34,7 +34,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="write one Markdown page per theorem (and index.md) into DIR")
     parser.add_argument("--coq", metavar="DIR",
                         help="write every theorem as a Coq file, the Coq library and a Makefile "
-                             "into DIR (then `make -C DIR` checks them all with coqc)")
+                             "into DIR (then `make -C DIR` checks them all with coqc); DIR must "
+                             "be new, empty or written by pla before, unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="with --coq: replace files in DIR that pla did not write (such as "
+                             "your own Makefile)")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -60,6 +64,11 @@ def handle(args: argparse.Namespace) -> int:
         if not smt_available():
             raise UsageError("--smt needs z3, which is not installed: "
                              "pip install 'pla-verify[smt]'")
+    if getattr(args, "coq", None):   # refused before the work, not after it
+        from pla.files import refuse_foreign_directory
+        from verify.coq.library import MARKER
+
+        refuse_foreign_directory(args.coq, MARKER, force=getattr(args, "force", False))
     results = check_builtin_proofs(tuple(args.names) if args.names else None)
     failed = sum(1 for r in results if r.checked is None)
     smt = _smt_report(results, smt_timeout) if want_smt else None
@@ -125,7 +134,8 @@ def handle(args: argparse.Namespace) -> int:
         if failed:
             print("pla: --coq: nothing written because a theorem failed")
         else:
-            _write_coq(args.coq, results, echo=not args.json)
+            _write_coq(args.coq, results, echo=not args.json,
+                       force=getattr(args, "force", False))
     return 1 if failed or disagreements else 0
 
 
@@ -146,7 +156,7 @@ def _write_pages(out: Path) -> None:
             page.commit()
 
 
-def _write_coq(directory: str, results: list, echo: bool = True) -> None:
+def _write_coq(directory: str, results: list, echo: bool = True, force: bool = False) -> None:
     """Write the Coq files (:mod:`verify.coq.theorem_files`) and say how to check them (on
     stdout, or on stderr when stdout holds JSON)."""
     import sys
@@ -154,10 +164,7 @@ def _write_coq(directory: str, results: list, echo: bool = True) -> None:
     from verify.cli.usage import UsageError
     from verify.coq.theorem_files import export_theorems
 
-    try:
-        files = export_theorems(directory, results)
-    except OSError as exc:
-        raise UsageError(f"--coq: cannot write {directory}: {exc.strerror}") from None
+    files = export_theorems(directory, results, force=force)
     print(f"coq: wrote {len(files)} theorem files, the library and a Makefile to {directory}; "
           f"check them with: make -C {directory}", file=sys.stdout if echo else sys.stderr)
 

@@ -18,10 +18,11 @@ from pla.defaults import RUN_DEFAULTS
 from pla.exact import NumberError, format_count, format_vector, parse_fraction
 from pla.perceptron import DEFAULT_MAX_UPDATES, Result, RunOptions, Step
 from pla.files import shown_path
-from pla.trace import TraceWriter, header_record, step_record, summary_record
+from pla.trace import (MAX_TRACE_BYTES, TraceWriter, header_record, step_record,
+                       summary_record)
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import (add_data_arguments, load_dataset, non_negative_int,
-                                            positive_seconds)
+                                            positive_int, positive_seconds)
 
 __all__ = ["register", "handle", "options_from_args", "result_json",
            "STEPS_HEAD", "STEPS_TAIL"]
@@ -82,6 +83,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     out.add_argument("--steps", action="store_true",
                      help=f"print a table of the updates (the first {STEPS_HEAD} and last "
                           f"{STEPS_TAIL} of a longer run)")
+    out.add_argument("--max-trace-bytes", type=positive_int, default=MAX_TRACE_BYTES,
+                     metavar="N", help="with --trace: stop the run like a budget (stopped_by "
+                     f"max-trace-bytes) once the trace holds N bytes (default {MAX_TRACE_BYTES:,})")
     out.add_argument("--trace", metavar="FILE.jsonl",
                      help="write every step as JSON Lines (header, one line per update, summary)")
     proof = parser.add_argument_group("proof checks")
@@ -179,12 +183,15 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         from verify.checks.checked_run import WF_CHOICES
 
         inputs = [args.data] + ([args.wf] if args.wf not in WF_CHOICES else [])
-        writer = TraceWriter(args.trace, header_record(dataset, options, args.engine,
-                                                       timeout=args.timeout), inputs=inputs)
+        header = header_record(dataset, options, args.engine, timeout=args.timeout,
+                               max_trace_bytes=args.max_trace_bytes)
+        writer = TraceWriter(args.trace, header, inputs=inputs, max_bytes=args.max_trace_bytes)
         callbacks.append(lambda step: writer.write(step_record(step)))
     with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks), on_update=on_update, timeout=timeout)
+                         on_step=_fan_out(callbacks), on_update=on_update, timeout=timeout,
+                         extra_budget=None if writer is None else ("max-trace-bytes",
+                                                                   writer.full))
         if writer is not None:
             writer.close(summary_record(result))
     return result, window

@@ -29,6 +29,7 @@ def record_updated_rows(args: argparse.Namespace, options: Any, callbacks: list[
     """Check that the run is one the Coq corollary speaks about, and add a recorder of the rows
     it updates on (to the cheap ``on_update`` hook when there is one, else to the step
     callbacks)."""
+    from pla.files import SafeOutput
     from verify.cli.usage import UsageError
 
     if not args.coq.endswith(".v"):
@@ -38,25 +39,32 @@ def record_updated_rows(args: argparse.Namespace, options: Any, callbacks: list[
     if options.zero != "mistake":
         raise UsageError("--coq needs --zero mistake: the Coq corollary counts a zero score "
                          "as a mistake")
+    # Refused before the run when FILE.v is an input, a directory or a block device.
+    SafeOutput(args.coq, inputs=_inputs(args), others=[args.trace]).discard()
     if on_update is not None:
         return callbacks, _recording(on_update, rows)
     return callbacks + [lambda step: rows.append(step.index)], None
 
 
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files ``pla run`` reads (the data and a weights file given as ``--wf``)."""
+    from verify.checks.checked_run import WF_CHOICES
+
+    return [args.data] + ([args.wf] if args.wf not in WF_CHOICES else [])
+
+
 def write_run_file(args: argparse.Namespace, dataset: Any, options: Any, monitor: Any,
                    rows: list[int], echo: bool) -> None:
     """Write the run's Coq file (:mod:`verify.coq.run_files`) with the monitor's w_f."""
+    from pla.files import write_text
     from verify.search.certificates import certify, separator_for
-    from verify.cli.usage import UsageError
-    from verify.coq.library import check_command, write_text_atomically
+    from verify.coq.library import check_command
     from verify.coq.run_files import run_file
 
     certificate = (separator_for(dataset, monitor.wf, kind=args.wf) if monitor.wf is not None
                    else certify(dataset))
-    try:
-        write_text_atomically(args.coq, run_file(dataset, certificate, options.eta, rows))
-    except OSError as exc:
-        raise UsageError(f"--coq: cannot write {args.coq}: {exc.strerror}") from None
+    write_text(args.coq, run_file(dataset, certificate, options.eta, rows),
+               inputs=_inputs(args), others=[args.trace])
     print(f"coq      wrote {args.coq} ({len(rows)} updates); check it with: "
           f"pla proof --coq DIR && make -C DIR && {check_command('DIR', args.coq)}",
           file=sys.stdout if echo else sys.stderr)

@@ -33,9 +33,12 @@ CERTIFICATE_SECONDS_PER_MILLION_NUMBERS = 2
 
 
 def budget_text(result: Any, args: Any) -> str:
-    """The budget that stopped ``result``: ``--timeout 0.3 s`` or ``--max-updates 1,000``."""
+    """The budget that stopped ``result``: ``--timeout 0.3 s``, ``--max-updates 1,000`` or
+    ``--max-trace-bytes 268,435,456: the trace is full``."""
     if result.stopped_by == "timeout":
         return f"--timeout {args.timeout:g} s"
+    if result.stopped_by == "max-trace-bytes":
+        return f"--max-trace-bytes {args.max_trace_bytes:,}: the trace is full"
     return f"--max-updates {result.options.max_updates:,}"
 
 
@@ -55,7 +58,7 @@ def separable_sentence(result: Any, bound: int, kind: str, from_w0: bool) -> str
     else:
         proved += f"this run halts after at most T ≤ {bound_text(bound)} updates (the " \
                   "generalised bound from this w0)"
-    if result.stopped_by == "timeout":
+    if result.stopped_by != "max-updates":
         return proved + f"; this run made {format_count(result.updates, 'update')} of them"
     return proved + f", so --max-updates {bound:,} is enough"
 

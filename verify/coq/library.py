@@ -7,8 +7,8 @@ a certificate file written by ``pla certify --coq FILE.v``.
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
 ...     written = write_library(d)
-...     sorted(os.listdir(d))[:3]
-['Certificates.v', 'InnerProduct.v', 'Makefile']
+...     sorted(os.listdir(d))[:4]
+['.written-by-pla-verify', 'Certificates.v', 'InnerProduct.v', 'Makefile']
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import shutil
 from importlib import resources
 from typing import Iterable
 
-__all__ = ["LIBRARY_FILES", "LOGICAL_ROOT", "library_source", "library_size", "write_library",
-           "check_command", "makefile_text"]
+__all__ = ["LIBRARY_FILES", "LOGICAL_ROOT", "MARKER", "library_source", "library_size",
+           "write_library", "check_command", "makefile_text"]
 
 #: The library's files, each after the files it imports.
 LIBRARY_FILES = ("Vectors.v", "Perceptron.v", "Certificates.v", "Runs.v", "InnerProduct.v")
@@ -84,27 +84,28 @@ def _makefile(sources: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def write_library(directory: str, extra: dict[str, str] | None = None) -> list[str]:
+#: The file that marks a directory as written by ``pla`` (so a later export may replace it).
+MARKER = ".written-by-pla-verify"
+
+
+def write_library(directory: str, extra: dict[str, str] | None = None, *,
+                  force: bool = False) -> list[str]:
     """Write the library, the ``extra`` files (name -> text) and the Makefile into ``directory``;
-    return the written file names.  Files are written to a temporary name and renamed, so an
-    interrupted export leaves no half-written file."""
-    os.makedirs(directory, exist_ok=True)
+    return the written file names.  A directory holding files ``pla`` did not write (no
+    :data:`MARKER`) is refused unless ``force``.  Every file goes through the one write path,
+    :func:`pla.files.write_text` (a temporary file and a rename; a device is written in place;
+    an error names the file), so an interrupted export leaves no half-written file."""
+    from pla.files import claim_directory, write_text
+
+    claim_directory(directory, MARKER, force=force)
     sources = {name: library_source(name) for name in LIBRARY_FILES}
     sources.update(extra or {})
     files = dict(sources)
     files["Makefile"] = _makefile(sources)
     files["_CoqProject"] = f"-R . {LOGICAL_ROOT}\n" + "".join(f"{n}\n" for n in sources)
     for name, text in files.items():
-        write_text_atomically(os.path.join(directory, name), text)
+        write_text(os.path.join(directory, name), text)
     return list(files)
-
-
-def write_text_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
 
 
 def check_command(directory: str, file: str) -> str:

@@ -642,9 +642,11 @@ def theorem_file(theorem: Any, lemma_files: Iterable[str] = ()) -> str:
     return "\n".join(lines)
 
 
-def export_theorems(directory: str, results: Iterable[Any] | None = None) -> list[str]:
+def export_theorems(directory: str, results: Iterable[Any] | None = None, *,
+                    force: bool = False) -> list[str]:
     """Write the library, one file per built-in theorem and the Makefile into ``directory``;
-    return the theorem files' names (``pla proof --coq DIR``)."""
+    return the theorem files' names (``pla proof --coq DIR``; ``force``: replace files that
+    ``pla`` did not write, see :func:`verify.coq.library.write_library`)."""
     from verify.coq.library import write_library
     from verify.proofs import check_builtin_proofs
 
@@ -658,7 +660,7 @@ def export_theorems(directory: str, results: Iterable[Any] | None = None) -> lis
         module = "Theorem_" + coq_name(r.name)
         files[module + ".v"] = theorem_file(r.theorem, ["Theorem_" + l for l in lemmas])
         names.append(module + ".v")
-    write_library(directory, files)
+    write_library(directory, files, force=force)
     return names
 
 
