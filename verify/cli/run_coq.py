@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any, Callable
 
-__all__ = ["record_updated_rows", "write_run_file"]
+__all__ = ["record_updated_rows", "write_run_file", "run_certificate", "expected_run_file"]
 
 
 def _recording(on_update: Callable[[int, int, int, Any], None], rows: list[int]
@@ -46,13 +46,11 @@ def record_updated_rows(args: argparse.Namespace, options: Any, callbacks: list[
 def write_run_file(args: argparse.Namespace, dataset: Any, options: Any, monitor: Any,
                    rows: list[int], echo: bool) -> None:
     """Write the run's Coq file (:mod:`verify.coq.run_files`) with the monitor's w_f."""
-    from verify.search.certificates import certify, separator_for
     from verify.cli.usage import UsageError
     from verify.coq.library import check_command, write_text_atomically
     from verify.coq.run_files import run_file
 
-    certificate = (separator_for(dataset, monitor.wf, kind=args.wf) if monitor.wf is not None
-                   else certify(dataset))
+    certificate = run_certificate(dataset, monitor, args.wf)
     try:
         write_text_atomically(args.coq, run_file(dataset, certificate, options.eta, rows))
     except OSError as exc:
@@ -60,3 +58,33 @@ def write_run_file(args: argparse.Namespace, dataset: Any, options: Any, monitor
     print(f"coq      wrote {args.coq} ({len(rows)} updates); check it with: "
           f"pla proof --coq DIR && make -C DIR && {check_command('DIR', args.coq)}",
           file=sys.stdout if echo else sys.stderr)
+
+
+def run_certificate(dataset: Any, monitor: Any, wf: str) -> Any:
+    """The certificate a run file carries: the monitor's w_f, or (non-separable data) the
+    Gordan certificate."""
+    from verify.search.certificates import certify, separator_for
+
+    return (separator_for(dataset, monitor.wf, kind=wf) if monitor.wf is not None
+            else certify(dataset))
+
+
+def expected_run_file(dataset: Any, options: Any, wf: str = "maxmargin") -> str:
+    """The run file ``pla run DATA --check --coq F.v`` writes for these data and options:
+    the run is made again (it is deterministic: order, seed, eta, budget) and its updated rows
+    recorded.  ``pla audit F.v --data DATA`` compares a file with this text.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> "Definition T : Z := " in expected_run_file(ds, pla.RunOptions())
+    True
+    """
+    import pla
+    from verify.checks.checked_run import prepare_monitor
+    from verify.coq.run_files import run_file
+
+    monitor = prepare_monitor(dataset, options, wf)
+    rows: list[int] = []
+    pla.run(dataset, options=options, keep_steps=False,
+            on_update=_recording(lambda t, i, y, score: None, rows))
+    return run_file(dataset, run_certificate(dataset, monitor, wf), options.eta, rows)
