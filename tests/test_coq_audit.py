@@ -1,0 +1,153 @@
+"""``pla audit F.v --data DATA`` / ``pla audit DIR``: a Coq file is compared line by line with what
+pla writes for the data, then checked by coqc.  The tamperings coqc alone accepts are refused.
+
+Needs ``coqc`` (``make coq``); without it these tests FAIL, never skip.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli_runner import pla_cli
+from verify.coq.file_audit import coq_check, first_difference
+
+
+def _need_coqc() -> None:
+    if shutil.which("coqc") is None:
+        pytest.fail("coqc is not installed: `make coq` installs Debian's coq; the Coq tests "
+                    "never skip")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    _need_coqc()
+    tmp = tmp_path_factory.mktemp("audit")
+    data = tmp / "sep.dat"
+    assert pla_cli("make-data", "--n", "30", "--d", "3", "--margin", "1/20", "--seed", "5",
+                   str(data)).code == 0
+    cert, run = tmp / "cert.v", tmp / "run.v"
+    assert pla_cli("certify", str(data), "--coq", str(cert)).code == 0
+    done = pla_cli("run", str(data), "--check", "--order", "random", "--seed", "7", "--eta",
+                   "2/3", "--coq", str(run))
+    assert done.code == 0, done.err
+    return {"data": data, "cert": cert, "run": run, "tmp": tmp}
+
+
+RUN_OPTIONS = ("--order", "random", "--seed", "7", "--eta", "2/3")
+
+
+def _rows_block(text: str) -> tuple[int, int]:
+    start = text.index("Definition rows : list zrow := [\n") + len("Definition rows : list zrow := [\n")
+    return start, text.index("\n]%Z.", start)
+
+
+def tamper(text: str, how: str) -> str:
+    """One edit an attacker would make; every one of them still compiles or not, but none is
+    the file pla writes for the data."""
+    start, end = _rows_block(text)
+    rows = text[start:end].split(";\n")
+    if how == "row":
+        m = re.search(r"-?\d+", rows[1])
+        rows[1] = rows[1][:m.start()] + str(int(m.group()) + 1) + rows[1][m.end():]
+    elif how == "label":
+        rows[0] = re.sub(r", (-?1)\)$", lambda m: f", {-int(m.group(1))})", rows[0])
+    elif how == "reorder":
+        rows[0], rows[1] = rows[1], rows[0]
+    elif how == "firstn":
+        return text.replace("Definition data : list example := dataset scale rows.",
+                            "Definition data : list example := dataset scale (firstn 1 rows).")
+    elif how == "scale":
+        return re.sub(r"Definition scale : positive := (\d+)\.",
+                      lambda m: f"Definition scale : positive := {2 * int(m.group(1))}.", text)
+    elif how == "sha256":
+        return re.sub(r"(Definition data_sha256 : Z := 0x)([0-9a-f])",
+                      lambda m: m.group(1) + ("1" if m.group(2) == "0" else "0"), text)
+    else:
+        raise KeyError(how)
+    return text[:start] + ";\n".join(rows) + text[end:]
+
+
+TAMPERINGS = ["row", "label", "reorder", "firstn", "scale", "sha256"]
+
+
+@pytest.mark.parametrize("kind", ["cert", "run"])
+@pytest.mark.parametrize("how", TAMPERINGS)
+def test_a_tampered_file_is_refused_at_its_first_changed_line(files, kind, how):
+    text = files[kind].read_text()
+    edited = tamper(text, how)
+    assert edited != text
+    changed = first_difference(text, edited).line
+    bad = files["tmp"] / f"{kind}_{how}.v"
+    bad.write_text(edited)
+    options = RUN_OPTIONS if kind == "run" else ()
+    done = pla_cli("audit", str(bad), "--data", str(files["data"]), *options)
+    assert done.code == 1, done.out + done.err
+    assert f"FAILED: not the {'run' if kind == 'run' else 'certificate'} file pla writes" \
+        in done.out
+    assert f"line {changed}:" in done.out
+
+
+def test_redefining_data_fools_coqc_alone_but_not_the_audit(files):
+    # data redefined from the same rows: coqc accepts it, closed (the theorems now speak about
+    # another list); the audit names the line
+    text = files["cert"].read_text()
+    edited = text.replace("Definition data : list example := dataset scale rows.",
+                          "Definition data : list example := dataset scale (rows ++ rev rows).")
+    verdict = coq_check(edited)
+    assert verdict.accepted and verdict.closed, verdict.message
+    bad = files["tmp"] / "doubled.v"
+    bad.write_text(edited)
+    done = pla_cli("audit", str(bad), "--data", str(files["data"]))
+    assert done.code == 1 and f"line {first_difference(text, edited).line}:" in done.out
+
+
+def test_the_genuine_files_pass(files):
+    done = pla_cli("audit", str(files["cert"]), "--data", str(files["data"]), timeout=600)
+    assert done.code == 0, done.out + done.err
+    assert "every line is the certificate file pla writes" in done.out
+    assert "closed" in done.out
+    done = pla_cli("audit", str(files["run"]), "--data", str(files["data"]), *RUN_OPTIONS,
+                   "--json", timeout=600)
+    assert done.code == 0, done.out + done.err
+    import json
+
+    report = json.loads(done.out)
+    assert report["kind"] == "run" and report["ok"] and report["coq"]["axioms"] == []
+
+
+def test_a_run_file_audited_with_other_options_is_refused(files):
+    done = pla_cli("audit", str(files["run"]), "--data", str(files["data"]))  # cyclic, eta 1
+    assert done.code == 1
+    assert "Definition eta : Q" in done.out or "updated_rows" in done.out
+
+
+def test_an_axiom_is_reported_not_closed():
+    _need_coqc()
+    verdict = coq_check("Axiom cheat : False.\nTheorem t : 1 = 2.\nProof. destruct cheat. Qed.\n")
+    assert verdict.accepted and not verdict.closed and verdict.axioms == {"cheat"}
+
+
+def test_missing_data_and_unreadable_files_are_usage_errors(files):
+    assert pla_cli("audit", str(files["cert"])).code == 2
+    assert pla_cli("audit", str(files["tmp"] / "none.v"), "--data", str(files["data"])).code == 2
+
+
+def test_a_proof_directory_is_compared_and_compiled(tmp_path):
+    _need_coqc()
+    directory = tmp_path / "coq"
+    assert pla_cli("proof", "--coq", str(directory), "inner-product-step").code == 0
+    done = pla_cli("audit", str(directory), timeout=900)
+    assert done.code == 0, done.out + done.err
+    statement = directory / "Theorem_inner_product_step.v"
+    text = statement.read_text()
+    statement.write_text(text.replace("(rho + (dot w_f (w t)))", "((2 * rho) + (dot w_f (w t)))"))
+    done = pla_cli("audit", str(directory))
+    assert done.code == 1 and "Theorem_inner_product_step.v: line" in done.out, done.out
+    statement.write_text(text)
+    (directory / "Extra.v").write_text("Axiom cheat : False.\n")
+    done = pla_cli("audit", str(directory))
+    assert done.code == 1 and "Extra.v: not a file" in done.out, done.out
