@@ -151,3 +151,25 @@ def test_a_proof_directory_is_compared_and_compiled(tmp_path):
     (directory / "Extra.v").write_text("Axiom cheat : False.\n")
     done = pla_cli("audit", str(directory))
     assert done.code == 1 and "Extra.v: not a file" in done.out, done.out
+
+
+def test_the_statements_say_what_the_command_prints(files):
+    cert, run = files["cert"].read_text(), files["run"].read_text()
+    # "no separator gives a smaller bound": the dual bound of the kernel's multipliers
+    assert "Theorem no_separator_gives_a_smaller_bound : no_smaller_bound data R2 N." in cert
+    # "halted: no mistake left", the count and the bound, about data and run
+    assert "Theorem run_halts : no_mistake_left data eta run." in run
+    assert "Theorem run_made_T_updates : Z.of_nat (length run) = T." in run
+    assert "Theorem run_within_the_bound : (Z.of_nat (length run) <= N)%Z." in run
+
+
+def test_the_dual_bound_checker_refuses_one_more(files):
+    # the max-margin multipliers give the bound exactly: N + 1 is not a lower bound, and Coq's
+    # checker says so (it is not vacuously true)
+    probe = files["cert"].read_text() + (
+        "\nTheorem one_more_is_refused : check_dual_bound scale rows alpha R2 (N + 1) = false."
+        "\nProof. vm_compute. reflexivity. Qed.\n"
+        "\nTheorem still_halts_needs_all_updates : check_halts 1 rows [] = false."
+        "\nProof. vm_compute. reflexivity. Qed.\n")
+    verdict = coq_check(probe)
+    assert verdict.accepted and verdict.closed, verdict.message

@@ -147,7 +147,29 @@ def _separable(dataset: Any, certificate: Any) -> list[str]:
         "                             (Z.of_nat (length es) <= N)%Z).",
         "Print Assumptions at_most_N_updates.",
     ]
+    if certificate.alpha is not None:
+        lines += _tightness(certificate.alpha)
     return lines
+
+
+def _tightness(alpha: Sequence[Fraction]) -> list[str]:
+    A, _ = integers_over_denominator(alpha)
+    return [
+        "",
+        "(* The multipliers alpha_n >= 0 the kernel checked, scaled to integers (a positive scale",
+        "   changes nothing below). *)",
+        f"Definition alpha : list Z := {_z_list(A)}%Z.",
+        "",
+        "(* Tightness, by the dual bound: with u = sum_n alpha_n y_n x_n, every separator v with",
+        "   margin rho_v has R2 ||v||^2 / rho_v^2 >= R2 (sum_n alpha_n)^2 / ||u||^2 >= N, so no",
+        "   separator gives a smaller integer bound than N. *)",
+        "Theorem no_separator_gives_a_smaller_bound : no_smaller_bound data R2 N.",
+        "Proof. apply (check_dual_bound_correct scale rows alpha). vm_compute. reflexivity. Qed.",
+        "",
+        "Check (no_separator_gives_a_smaller_bound : forall v rho_v,",
+        "         margin_at_least data v rho_v -> inject_Z N * (rho_v * rho_v) <= R2 * norm2 v).",
+        "Print Assumptions no_separator_gives_a_smaller_bound.",
+    ]
 
 
 def _gordan(dataset: Any, certificate: Any) -> list[str]:
