@@ -93,16 +93,20 @@ def test_a_tampered_file_is_refused_at_its_first_changed_line(files, kind, how):
 
 def test_redefining_data_fools_coqc_alone_but_not_the_audit(files):
     # data redefined from the same rows: coqc accepts it, closed (the theorems now speak about
-    # another list); the audit names the line
-    text = files["cert"].read_text()
+    # another list); the audit names the line.  (An LP certificate: the max-margin file's
+    # tightness proof names `rows` and happens to break under this edit.)
+    lp = files["tmp"] / "lp.v"
+    assert pla_cli("certify", str(files["data"]), "--method", "lp", "--coq", str(lp)).code == 0
+    text = lp.read_text()
     edited = text.replace("Definition data : list example := dataset scale rows.",
                           "Definition data : list example := dataset scale (rows ++ rev rows).")
     verdict = coq_check(edited)
     assert verdict.accepted and verdict.closed, verdict.message
     bad = files["tmp"] / "doubled.v"
     bad.write_text(edited)
-    done = pla_cli("audit", str(bad), "--data", str(files["data"]))
+    done = pla_cli("audit", str(bad), "--data", str(files["data"]), "--method", "lp")
     assert done.code == 1 and f"line {first_difference(text, edited).line}:" in done.out
+    assert pla_cli("audit", str(lp), "--data", str(files["data"]), "--method", "lp").code == 0
 
 
 def test_the_genuine_files_pass(files):
@@ -173,3 +177,12 @@ def test_the_dual_bound_checker_refuses_one_more(files):
         "\nProof. vm_compute. reflexivity. Qed.\n")
     verdict = coq_check(probe)
     assert verdict.accepted and verdict.closed, verdict.message
+
+
+def test_only_float_proposed_values_may_differ_and_only_in_form(files):
+    # another machine's floats may propose another w_f: its lines need only have pla's form
+    text = files["cert"].read_text()
+    other = re.sub(r"(Definition w_f : vec := qvec )(\d+)", lambda m: m.group(1) + "7", text)
+    assert other != text and first_difference(text, other) is None
+    broken = text.replace("Definition w_f : vec := qvec ", "Definition w_f : vec := vadd [] (qvec ")
+    assert first_difference(text, broken) is not None

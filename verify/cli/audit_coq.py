@@ -56,10 +56,10 @@ def _expected_file(args: argparse.Namespace, dataset: Any, kind: str) -> str:
 
         args.w0, args.zero = "zero", "mistake"
         return expected_run_file(dataset, options_from_args(args), args.wf)
-    from verify.coq.certificate_files import certificate_file
+    from verify.coq.certificate_files import certificate_file, coq_certificate
     from verify.search.certificates import certify
 
-    return certificate_file(dataset, certify(dataset, method=args.method))
+    return certificate_file(dataset, coq_certificate(dataset, certify(dataset, method=args.method)))
 
 
 def _verdict_fields(verdict: Any) -> dict[str, Any]:

@@ -183,7 +183,7 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
     import sys
 
     from verify.cli.usage import UsageError
-    from verify.coq.certificate_files import certificate_file
+    from verify.coq.certificate_files import certificate_file, coq_certificate
     from verify.coq.library import check_command, write_library, write_text_atomically
 
     if not args.coq:
@@ -193,7 +193,8 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
     try:
         if args.coq_lib:
             write_library(args.coq_lib)
-        write_text_atomically(args.coq, certificate_file(dataset, certificate))
+        write_text_atomically(args.coq,
+                              certificate_file(dataset, coq_certificate(dataset, certificate)))
     except OSError as exc:
         raise UsageError(f"--coq: cannot write {exc.filename}: {exc.strerror}") from None
     directory = args.coq_lib or "DIR"

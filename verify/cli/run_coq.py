@@ -61,12 +61,15 @@ def write_run_file(args: argparse.Namespace, dataset: Any, options: Any, monitor
 
 
 def run_certificate(dataset: Any, monitor: Any, wf: str) -> Any:
-    """The certificate a run file carries: the monitor's w_f, or (non-separable data) the
-    Gordan certificate."""
+    """The certificate a run file carries: the monitor's w_f (or a near-max-margin w_f with
+    short entries and the same N, :func:`verify.coq.certificate_files.coq_certificate`), or
+    (non-separable data) the Gordan certificate."""
+    from verify.coq.certificate_files import coq_certificate
     from verify.search.certificates import certify, separator_for
 
-    return (separator_for(dataset, monitor.wf, kind=wf) if monitor.wf is not None
-            else certify(dataset))
+    if monitor.wf is None:
+        return certify(dataset)
+    return coq_certificate(dataset, separator_for(dataset, monitor.wf, kind=wf))
 
 
 def expected_run_file(dataset: Any, options: Any, wf: str = "maxmargin") -> str:

@@ -28,7 +28,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Sequence
 
-__all__ = ["certificate_file", "q_literal", "integers_over_denominator", "rows_literal"]
+__all__ = ["certificate_file", "coq_certificate", "q_literal", "integers_over_denominator",
+           "rows_literal"]
 
 
 def q_literal(value: Fraction | int) -> str:
@@ -93,6 +94,34 @@ def _header(dataset: Any, what: str) -> list[str]:
         "Proof. apply check_labels_correct. vm_compute. reflexivity. Qed.",
         "",
     ]
+
+
+def coq_certificate(dataset: Any, certificate: Any) -> Any:
+    """The certificate to write in Coq for ``certificate`` (what ``pla certify`` found): for a
+    separable data set, the near-max-margin separator with short dyadic entries and its dual
+    multipliers whenever the kernel proves that it gives the same integer bound N and that no
+    separator gives a smaller one (its ``tightest_updates``); Coq then computes with short
+    integers instead of the exact max-margin w*'s thousands of digits.  Otherwise
+    ``certificate`` itself (an explicit ``--method lp`` separator with a larger N, a given w).
+
+    >>> import pla
+    >>> from verify.search.certificates import certify
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> coq_certificate(ds, certify(ds)).kind  # the dual bound straddles 117: exact w* kept
+    'max-margin'
+    """
+    if not certificate.separable or certificate.kind == "near-max-margin":
+        return certificate
+    from verify.search.certificates import near_max_margin
+
+    near = near_max_margin(dataset)
+    if near is None or near.tightest_updates is None:
+        return certificate
+    # the same N; or pla certify fell back to an LP separator on large data (N can only shrink)
+    if near.tightest_updates == certificate.bound_updates or \
+            certificate.note.startswith("max-margin skipped"):
+        return near
+    return certificate
 
 
 def certificate_file(dataset: Any, certificate: Any) -> str:
