@@ -254,4 +254,5 @@ def test_the_committed_coq_timings_render():
     results = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "coq.json"
     page = expand_coq_benchmark_marker("# T\n\n<!-- coq-benchmark -->\n", results)
     assert not MARKER.search(page)
-    assert "| 400 × 4 | certificate, max-margin w_f |" in page and "(accepted)" in page
+    assert "| 400 × 4 | certificate (default) |" in page and "(accepted)" in page
+    assert "| 400 × 1000 (Coq benchmark) | certificate (default) |" in page

@@ -173,6 +173,7 @@ def test_the_dual_bound_checker_refuses_one_more(files):
     probe = files["cert"].read_text() + (
         "\nTheorem one_more_is_refused : check_dual_bound scale rows alpha R2 (N + 1) = false."
         "\nProof. vm_compute. reflexivity. Qed.\n"
+        "\nFrom PLA Require Import Runs."
         "\nTheorem still_halts_needs_all_updates : check_halts 1 rows [] = false."
         "\nProof. vm_compute. reflexivity. Qed.\n")
     verdict = coq_check(probe)
@@ -186,3 +187,45 @@ def test_only_float_proposed_values_may_differ_and_only_in_form(files):
     assert other != text and first_difference(text, other) is None
     broken = text.replace("Definition w_f : vec := qvec ", "Definition w_f : vec := vadd [] (qvec ")
     assert first_difference(text, broken) is not None
+
+
+def test_packed_rows_compute_to_the_data():
+    # the packer is checked against Coq, not only against itself: Coq computes the packed
+    # term and finds it equal to the plain rows
+    import random
+
+    from verify.coq.certificate_files import packed_rows_literal, packing, rows_literal
+
+    _need_coqc()
+    rng = random.Random(3)
+    for bits in (3, 9, 30):
+        rows = [[rng.randint(-(2 ** bits), 2 ** bits) for _ in range(11)] for _ in range(4)]
+        labels = [rng.choice((-1, 1)) for _ in rows]
+        width, per, offset = packing(rows)
+        text = ("From Coq Require Import ZArith List PrimInt63.\n"
+                "From PLA Require Import Certificates Packed.\nImport ListNotations.\n"
+                f"Theorem same : {packed_rows_literal(rows, labels, width, per, offset)} = "
+                f"{rows_literal(rows, labels)}%Z.\nProof. vm_compute. reflexivity. Qed.\n")
+        verdict = coq_check(text)
+        assert verdict.accepted, verdict.message
+        wrong = rows_literal([rows[0][:-1] + [rows[0][-1] + 1]] + rows[1:], labels)
+        assert not coq_check(text.replace(rows_literal(rows, labels), wrong)).accepted
+
+
+def test_a_large_certificate_is_packed_and_audited(tmp_path):
+    _need_coqc()
+    data = tmp_path / "wide.dat"
+    assert pla_cli("make-data", "--n", "40", "--d", "600", "--margin", "1/20", "--seed", "2",
+                   str(data)).code == 0
+    cert = tmp_path / "wide.v"
+    assert pla_cli("certify", str(data), "--coq", str(cert)).code == 0
+    text = cert.read_text()
+    assert "From PLA Require Import Packed." in text
+    done = pla_cli("audit", str(cert), "--data", str(data), timeout=900)
+    assert done.code == 0, done.out + done.err
+    assert "primitive 63-bit integers" in done.out
+    words = re.search(r"\n  \[(\d+)", text)
+    bad = tmp_path / "wide_bad.v"
+    bad.write_text(text[:words.start(1)] + str(int(words.group(1)) + 1) + text[words.end(1):])
+    done = pla_cli("audit", str(bad), "--data", str(data))
+    assert done.code == 1 and "FAILED" in done.out
