@@ -229,3 +229,24 @@ def test_a_large_certificate_is_packed_and_audited(tmp_path):
     bad.write_text(text[:words.start(1)] + str(int(words.group(1)) + 1) + text[words.end(1):])
     done = pla_cli("audit", str(bad), "--data", str(data))
     assert done.code == 1 and "FAILED" in done.out
+
+
+def test_the_pockets_training_mistakes_are_proved_exactly(tmp_path):
+    _need_coqc()
+    data = tmp_path / "xor.dat"
+    data.write_text("0 0 -1\n1 1 -1\n0 1 1\n1 0 1\n2 2 1\n")
+    out = tmp_path / "pocket.v"
+    done = pla_cli("pocket", str(data), "--updates", "15", "--coq", str(out), "--json")
+    assert done.code == 0, done.err
+    import json
+
+    mistakes = json.loads(done.out)["runs"][0]["train_mistakes"]
+    text = out.read_text()
+    assert f"Definition K : nat := {mistakes}." in text
+    verdict = coq_check(text)
+    assert verdict.accepted and verdict.closed, verdict.message
+    wrong = re.sub(r"Definition K : nat := (\d+)\.",
+                   lambda m: f"Definition K : nat := {int(m.group(1)) + 1}.", text)
+    assert not coq_check(wrong).accepted
+    assert pla_cli("pocket", str(data), "--updates", "5", "--zero", "positive", "--coq",
+                   str(out)).code == 2

@@ -345,3 +345,14 @@ Proof.
     nra. }
   exact (Qmult_lt_0_le_reg_r _ _ _ Hu0 H2).
 Qed.
+
+(** ** Counting mistakes (the Pocket's training mistakes) *)
+
+(** The number of examples of the data that w gets wrong (a zero score is a mistake). *)
+Definition mistakes_of (data : list example) (w : vec) : nat :=
+  length (filter (fun e => Qle_bool (snd e * dot w (fst e)) 0) data).
+
+(** The boolean counted by [mistakes_of] is exactly [mistake]. *)
+Lemma mistakes_of_counts_mistakes : forall w e,
+  Qle_bool (snd e * dot w (fst e)) 0 = true <-> mistake w e.
+Proof. intros w e. unfold mistake. apply Qle_bool_iff. Qed.
