@@ -99,7 +99,7 @@ def main() -> None:
         subprocess.run(PLA + ["proof", "--coq", "coq", "novikoff"], cwd=work, check=True,
                        capture_output=True)
         report["library"] = timed(["make", "-s", "-C", "coq", "Vectors.vo", "Perceptron.vo",
-                                   "Certificates.vo", "Runs.vo"], args.limit, work)
+                                   "Certificates.vo", "Runs.vo", "Packed.vo"], args.limit, work)
         for n, d, kind in shapes:
             if kind == "coq":
                 data = coq_style_data(work, n, d)
