@@ -30,9 +30,11 @@ MAX_COQ_FILE_BYTES = 512 * 1024 * 1024
 
 
 def file_kind(text: str) -> str:
-    """``run`` for a run file (``pla run --check --coq``), else ``certificate``.  Only chooses
-    which text to re-derive: the comparison decides."""
-    return "run" if "\nDefinition updated_rows " in "\n" + text else "certificate"
+    """``run`` for a run file (``pla run --check --coq``), ``pocket`` for ``pla pocket --coq``,
+    else ``certificate``.  Only chooses which text to re-derive: the comparison decides."""
+    if "\nDefinition updated_rows " in "\n" + text:
+        return "run"
+    return "pocket" if "\nTheorem training_mistakes " in "\n" + text else "certificate"
 
 
 def _read(path: str, limit: int) -> str:
@@ -94,6 +96,9 @@ def handle_coq_file(args: argparse.Namespace) -> int:
     text = _read(args.trace, MAX_COQ_FILE_BYTES)
     dataset = load_dataset(args)
     kind = file_kind(text)
+    if kind == "pocket":
+        raise UsageError(f"{shown_path(args.trace)}: pla audit does not re-derive the files of "
+                         "`pla pocket --coq` (yet); coqc checks them")
     expected = _expected_file(args, dataset, kind)
     difference = first_difference(expected, text)
     verdict = None
