@@ -94,7 +94,7 @@ def halts(dataset: Any, indices: Sequence[int]) -> bool:
 
     >>> import pla
     >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
-    >>> halts(ds, [0, 2]), halts(ds, [0])
+    >>> halts(ds, [0, 2, 2, 2, 0, 2, 2]), halts(ds, [0, 2])
     (True, False)
     """
     W = [0] * dataset.dim
