@@ -167,17 +167,30 @@ def _compiled_library() -> str:
 
 
 def _axioms(output: str) -> frozenset[str]:
-    """The axiom names of every ``Axioms:`` block of coqc's output (names start a line; their
-    types follow, indented)."""
+    """The axiom names of every ``Axioms:`` block of coqc's output: ``name : type`` on one line,
+    or ``name`` alone with its type on the next, indented, lines.  The block ends at the first
+    other line (the next command's output: a ``Check`` prints its name, then ``:`` unindented).
+
+    >>> sorted(_axioms("Axioms:\\nsub : int -> int\\nA.b\\n  : Prop\\nnext\\n:\\nTrue"))
+    ['A.b', 'sub']
+    """
     names = set()
     for block in output.split("Axioms:")[1:]:
-        for line in block.split("\n")[1:]:
+        lines = block.split("\n")[1:]
+        for k, line in enumerate(lines):
             if not line.strip():
                 break
+            if line[0].isspace():
+                continue  # the type of the previous name, continued
             match = _AXIOM_LINE.fullmatch(line)
-            if line[0].isspace() or match is None:
-                continue
-            names.add(match.group(1))
+            following = lines[k + 1] if k + 1 < len(lines) else ""
+            if match is not None and " : " in line:
+                names.add(match.group(1))
+            elif match is not None and following[:1].isspace() and \
+                    following.strip().startswith(":"):
+                names.add(match.group(1))
+            else:
+                break
     return frozenset(names)
 
 
