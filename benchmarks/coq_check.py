@@ -1,8 +1,11 @@
 """How long the second checker takes: export a certificate (and a run) and let coqc check it.
 
-For each data shape: make the data, ``pla certify --coq`` (exact max-margin separator, and an
-LP separator), ``pla run --check --coq``, then ``coqc`` on each file; the library is compiled
-once first.  CPU seconds of every child process are measured (``resource.RUSAGE_CHILDREN``),
+For each data shape (400 x 4 decimals, and the Coq perceptron project's rational benchmark
+shapes 50, 200, 400 x 1000 and 100 x 3200): make the data, time ``pla certify`` alone, then
+``pla certify --coq`` (the default certificate: a near-max-margin w_f with short entries and
+its dual multipliers whenever it proves the same N; and an LP separator), ``pla run --check
+--coq``, then ``coqc`` on each file; and the whole-run file of a run of at least 10^4 updates.
+The library is compiled once first.  CPU seconds of every child process are measured (``resource.RUSAGE_CHILDREN``),
 so a busy machine changes them less than wall-clock times.  A check that runs longer than
 ``--limit`` seconds is stopped and recorded as such.  Writes ``benchmarks/results/coq.json``,
 which the page "Checked twice" of the docs shows as a table.
@@ -47,6 +50,31 @@ def timed(argv: list[str], limit: float, cwd: Path) -> dict:
     return out
 
 
+def coq_style_data(work: Path, n: int, d: int, seed: int = 7) -> str:
+    """Separable rational data in the Coq perceptron project's format (``p % q``, q | 100),
+    made by :func:`benchmarks.engines.generate` (the shapes of that project's benchmarks)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from engines import generate, write_file
+
+    X, y = generate(n, d, "coq", seed)
+    name = f"data_{n}x{d}.coq"
+    write_file(work / name, X, y, "coq")
+    return name
+
+
+def long_run_data(work: Path, updates: int) -> str | None:
+    """Separable data on which cyclic PLA makes about ``updates`` updates (a small margin)."""
+    for margin in ("1/200", "1/400", "1/800", "1/1600", "1/3200"):
+        name = f"long_{margin.replace('/', '_')}.dat"
+        subprocess.run(PLA + ["make-data", "--n", "400", "--d", "4", "--margin", margin,
+                              "--seed", "3", name], cwd=work, check=True, capture_output=True)
+        done = subprocess.run(PLA + ["run", name, "--json"], cwd=work, capture_output=True,
+                              text=True)
+        if done.returncode == 0 and json.loads(done.stdout)["updates"] >= updates:
+            return name
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the 400 x 4 shape")
@@ -54,7 +82,11 @@ def main() -> None:
                         help="stop one coqc after this many seconds (default 300)")
     parser.add_argument("--output", default=str(ROOT / "benchmarks" / "results" / "coq.json"))
     args = parser.parse_args()
-    shapes = [(400, 4)] if args.quick else [(400, 4), (400, 1000)]
+    # (n, d, kind): "make-data" = pla make-data decimals; "coq" = the Coq perceptron project's
+    # rational benchmarks' shapes and format
+    shapes = [(400, 4, "make-data")] if args.quick else [
+        (400, 4, "make-data"), (50, 1000, "coq"), (200, 1000, "coq"), (400, 1000, "coq"),
+        (100, 3200, "coq")]
     report: dict = {
         "date": datetime.date.today().isoformat(),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -67,28 +99,47 @@ def main() -> None:
         subprocess.run(PLA + ["proof", "--coq", "coq", "novikoff"], cwd=work, check=True,
                        capture_output=True)
         report["library"] = timed(["make", "-s", "-C", "coq", "Vectors.vo", "Perceptron.vo",
-                                   "Certificates.vo", "Runs.vo"], args.limit, work)
-        for n, d in shapes:
-            data = f"data_{n}x{d}.dat"
-            subprocess.run(PLA + ["make-data", "--n", str(n), "--d", str(d), "--margin", "1/50",
-                                  "--seed", "3", data], cwd=work, check=True, capture_output=True)
-            row: dict = {"n": n, "d": d, "files": {}}
-            jobs = {
-                "certificate, max-margin w_f": ["certify", data, "--coq", "mm.v"],
-                "certificate, LP w_f": ["certify", data, "--method", "lp", "--coq", "lp.v"],
-                "run (cyclic), max-margin w_f": ["run", data, "--check", "--coq", "run.v"],
-            }
+                                   "Certificates.vo", "Runs.vo", "Packed.vo"], args.limit, work)
+        for n, d, kind in shapes:
+            if kind == "coq":
+                data = coq_style_data(work, n, d)
+            else:
+                data = f"data_{n}x{d}.dat"
+                subprocess.run(PLA + ["make-data", "--n", str(n), "--d", str(d), "--margin",
+                                      "1/50", "--seed", "3", data], cwd=work, check=True,
+                               capture_output=True)
+            row: dict = {"n": n, "d": d, "data": kind, "files": {}}
+            row["certify"] = timed(PLA + ["certify", data], args.limit, work)
+            jobs = {"certificate (default)": ["certify", data, "--coq", "mm.v"]}
+            if d < 100:
+                jobs["certificate, LP w_f"] = ["certify", data, "--method", "lp", "--coq", "lp.v"]
+            jobs["run (cyclic)"] = ["run", data, "--check", "--coq", "run.v"]
             for label, command in jobs.items():
-                export = timed(PLA + command, args.limit, work)
-                file = command[-1]
-                size = (work / file).stat().st_size if (work / file).exists() else 0
-                check = timed(["coqc", "-q", "-R", "coq", "PLA", file], args.limit, work)
-                row["files"][label] = {"export": export, "coqc": check, "bytes": size}
-                print(f"{n} x {d}  {label:<30} export {export}  coqc {check}  {size} bytes",
-                      flush=True)
+                row["files"][label] = export_and_check(command, args.limit, work)
+                print(f"{n} x {d}  {label:<24} certify {row['certify']}  "
+                      f"{row['files'][label]}", flush=True)
             report["shapes"].append(row)
+        if not args.quick:
+            data = long_run_data(work, 10_000)
+            if data is not None:
+                long = export_and_check(["run", data, "--check", "--coq", "long.v"], args.limit,
+                                        work)
+                updates = subprocess.run(PLA + ["run", data, "--json"], cwd=work,
+                                         capture_output=True, text=True)
+                long["updates"] = json.loads(updates.stdout)["updates"]
+                report["long_run"] = long
+                print(f"long run  {long}", flush=True)
     Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
     print(f"results written to {args.output}")
+
+
+def export_and_check(command: list[str], limit: float, work: Path) -> dict:
+    """``pla COMMAND`` (which writes a Coq file, its last argument), then coqc on that file."""
+    export = timed(PLA + command, limit, work)
+    file = command[-1]
+    size = (work / file).stat().st_size if (work / file).exists() else 0
+    check = timed(["coqc", "-q", "-R", "coq", "PLA", file], limit, work)
+    return {"export": export, "coqc": check, "bytes": size}
 
 
 if __name__ == "__main__":

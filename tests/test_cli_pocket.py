@@ -111,7 +111,7 @@ def test_pocket_failed_check_exits_4(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(verify.kernel, "check_mistake_count", refuse)
     train = write(tmp_path, "tr.dat", NOISY)
     assert main(["pocket", train, "--updates", "5"]) == 4
-    assert "the kernel's recount differs" in capsys.readouterr().err
+    assert "the kernel's recount of w_0's mistakes differs" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------------- pla run --runs

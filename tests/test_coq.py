@@ -78,7 +78,8 @@ def test_main_library_theorems_are_closed(coq_dir):
     probe = coq_dir / "Probe.v"
     names = ["novikoff", "novikoff_bound", "pla_never_halts", "cauchy_schwarz",
              "check_margin_correct", "check_radius_correct", "check_bound_floor_correct",
-             "certified_update_bound", "check_gordan_correct", "replay_correct"]
+             "certified_update_bound", "check_gordan_correct", "replay_correct",
+             "check_dual_bound_correct", "check_halts_correct"]
     probe.write_text("From PLA Require Import Vectors Perceptron Certificates Runs.\n"
                      + "".join(f"Print Assumptions {n}.\n" for n in names))
     done = _compile(coq_dir, probe)
@@ -139,9 +140,10 @@ def test_separable_certificate_with_its_explicit_bound(coq_dir, tmp_path):
     bound = certify(dataset).bound_updates
     assert f"Definition N : Z := {bound}." in text
     assert "Theorem at_most_N_updates : update_bound data N." in text
+    assert "Theorem no_separator_gives_a_smaller_bound" in text
     checked = _compile(coq_dir, out)
     assert checked.returncode == 0, checked.stderr
-    assert checked.stdout.count(CLOSED) == 1
+    assert checked.stdout.count(CLOSED) == 2   # the bound and its tightness, both closed
 
 
 def test_certify_writes_the_library_where_asked(tmp_path):
@@ -253,4 +255,5 @@ def test_the_committed_coq_timings_render():
     results = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "coq.json"
     page = expand_coq_benchmark_marker("# T\n\n<!-- coq-benchmark -->\n", results)
     assert not MARKER.search(page)
-    assert "| 400 × 4 | certificate, max-margin w_f |" in page and "(accepted)" in page
+    assert "| 400 × 4 | certificate (default) |" in page and "(accepted)" in page
+    assert "| 400 × 1000 (Coq benchmark) | certificate (default) |" in page

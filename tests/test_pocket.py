@@ -203,3 +203,33 @@ def test_bad_options_are_refused():
         pocket(LITERAL_EXAMPLE, 3, eta=0)
     with pytest.raises(pla.OptionError):
         pocket(LITERAL_EXAMPLE, 3, test=pla.Dataset.from_rows([[1, 2]], [1]))
+
+
+def _forged(result, **changes):
+    return replace(result, **changes)
+
+
+@settings(max_examples=15, deadline=None)
+@given(ds=datasets(), order=run_orders, updates=st.integers(2, 12), seed=st.integers(0, 5),
+       data=st.data())
+def test_a_forged_history_fails_the_check(ds, order, updates, seed, data):
+    # the engine's numbers are not believed: a decreasing but false history, a walk count that
+    # is off by one, or a pocket that is a visited w_t but not the best one, is refused
+    problem = PocketProblem.prepare(ds, PocketOptions(updates=updates, order=order))
+    good = problem.run(seed)
+    check_pocket_result(problem, good)
+    walk, history = list(good.walk_mistakes), list(good.pocket_mistakes)
+    t = data.draw(st.integers(0, len(walk) - 1))
+    forged_walk = walk[:t] + [walk[t] + 1] + walk[t + 1:]
+    forged = [_forged(good, walk_mistakes=tuple(forged_walk))]
+    if history[-1] > 0:  # claim a better pocket than any w_t visited: still non-increasing
+        forged.append(_forged(good, pocket_mistakes=tuple(history[:-1]) + (history[-1] - 1,)))
+    worse = [s for s in range(len(walk)) if walk[s] > walk[good.pocket_t]]
+    if worse:
+        s = worse[0]
+        forged_pocket = pla.run(ds, options=good.options.run_options(seed, s), keep_steps=False).w
+        forged.append(_forged(good, pocket_t=s, pocket_w=forged_pocket, w=forged_pocket,
+                              mistakes=walk[s], pocket_mistakes=tuple(walk[s] for _ in walk)))
+    for bad in forged:
+        with pytest.raises(PocketCheckFailed):
+            check_pocket_result(problem, bad)

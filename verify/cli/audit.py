@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from pla.exact import format_count
+import pla
 from pla.files import shown_path
 from verify.cli.usage import UsageError
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
@@ -32,12 +33,28 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                     "5 when the trace is incomplete (an interrupted run whose recorded part "
                     "holds).",
     )
-    parser.add_argument("trace", metavar="TRACE.jsonl", help="the trace file")
-    add_data_arguments(parser, help="the data file the run was made on", option=True)
+    parser.add_argument("trace", metavar="TRACE.jsonl|FILE.v|DIR",
+                        help="the trace file; or a Coq file written by `pla certify --coq` or "
+                             "`pla run --check --coq` (compared line by line with what pla "
+                             "writes for DATA, then checked by coqc); or the directory of "
+                             "`pla proof --coq DIR`")
+    add_data_arguments(parser, help="the data file the run (or the Coq file) was made on",
+                       option=True, required=False)
     parser.add_argument("--wf", default="maxmargin", metavar="maxmargin|maxmargin-exact|lp|FILE",
                         help="the reference separator w_f for the proof inequalities "
                              "(default maxmargin)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    coq = parser.add_argument_group(
+        "Coq files", "the options the file was written with (a certificate: --method; a run "
+        "file: the run's --order, --seed, --eta, --max-updates and --wf)")
+    coq.add_argument("--method", choices=("maxmargin", "lp"), default="maxmargin",
+                     help="the separator of `pla certify --method` (default maxmargin)")
+    coq.add_argument("--order", choices=pla.ORDERS, default="cyclic",
+                     help="the run's visiting order (default cyclic)")
+    coq.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    coq.add_argument("--eta", default="1", metavar="P/Q", help="the run's rate (default 1)")
+    coq.add_argument("--max-updates", type=non_negative_int, default=None, metavar="N",
+                     help="the run's update budget (default: pla run's)")
     expect = parser.add_argument_group(
         "what you were promised", "a trace shows a consistent run, not that the run was not cut "
         "short: a genuine trace truncated and re-sealed as 'stopped by timeout' is consistent. "
@@ -70,8 +87,18 @@ def audit_json(report: Any, trace: str) -> dict[str, Any]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    import os
+
     from verify.checks.audit import EXIT_INCOMPLETE, TraceUnreadable, audit
 
+    if os.path.isdir(args.trace):
+        from verify.cli.audit_coq import handle_coq_directory
+        return handle_coq_directory(args)
+    if args.trace.endswith(".v"):
+        from verify.cli.audit_coq import handle_coq_file
+        return handle_coq_file(args)
+    if not args.data:
+        raise UsageError("pla audit TRACE needs --data DATA (the data the run was made on)")
     if args.wf == "final":
         raise UsageError("pla audit --wf: use maxmargin, lp or a weights file")
     dataset = load_dataset(args)

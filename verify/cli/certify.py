@@ -193,8 +193,8 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
     import sys
 
     from verify.cli.usage import UsageError
-    from verify.coq.certificate_files import certificate_file
     from pla.files import SafeOutput, refuse_foreign_directory
+    from verify.coq.certificate_files import certificate_file, coq_certificate
     from verify.coq.library import MARKER, check_command, write_library
 
     if not args.coq:
@@ -208,7 +208,7 @@ def _write_coq(args: argparse.Namespace, dataset: Any, certificate: Any, echo: b
     with SafeOutput(args.coq, inputs=[args.data, args.weights]) as out:
         if args.coq_lib:
             write_library(args.coq_lib, force=args.force)
-        out.write(certificate_file(dataset, certificate))
+        out.write(certificate_file(dataset, coq_certificate(dataset, certificate)))
         out.commit()
     directory = args.coq_lib or "DIR"
     steps = f"make -C {directory} && {check_command(directory, args.coq)}"

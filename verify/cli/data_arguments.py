@@ -62,11 +62,12 @@ def non_negative_int(text: str) -> int:
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, *, name: str = "data",
-                       help: str = "the data file", option: bool = False) -> None:
+                       help: str = "the data file", option: bool = False,
+                       required: bool = True) -> None:
     """Add DATA (a positional, or a required ``--data`` option when ``option``) and the options
     that say how to read it."""
     if option:
-        parser.add_argument(f"--{name}", dest=name, metavar=name.upper(), required=True,
+        parser.add_argument(f"--{name}", dest=name, metavar=name.upper(), required=required,
                             help=help)
     else:
         parser.add_argument(name, metavar=name.upper(), help=help)

@@ -75,6 +75,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     add_run_count_arguments(runs, runs_default=1)
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--coq", metavar="FILE.v",
+                     help="one run (--runs 1), --zero mistake: also write the training data, "
+                          "the returned w and the theorem that it makes exactly its reported "
+                          "training mistakes, as a Coq file coqc checks by computation")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -97,6 +101,8 @@ def handle(args: argparse.Namespace) -> int:
     train = load_dataset(args, "train")
     test = load_dataset(args, "test") if args.test else None
     options = options_from_args(args)
+    if args.coq:
+        _check_coq_arguments(args, options)
     check_runs_need_random_order(args.runs, options.order)
     jobs = jobs_from_args(args)
     try:
@@ -110,7 +116,34 @@ def handle(args: argparse.Namespace) -> int:
         print(json.dumps(experiment_json(train, test, study), indent=2))
     else:
         print_experiment(train, test, study, args, workers_text(args, jobs))
+    if args.coq:
+        _write_coq(args, train, study.runs[0], echo=not args.json)
     return 0
+
+
+def _check_coq_arguments(args: argparse.Namespace, options: PocketOptions) -> None:
+    from verify.cli.usage import UsageError
+
+    if not args.coq.endswith(".v"):
+        raise UsageError(f"--coq: {args.coq} must end in .v (Coq reads only .v files)")
+    if args.runs != 1:
+        raise UsageError("--coq writes one run: use --runs 1")
+    if options.zero != "mistake":
+        raise UsageError("--coq needs --zero mistake: the Coq count takes y w.x <= 0 as a "
+                         "mistake")
+
+
+def _write_coq(args: argparse.Namespace, train: Dataset, result: PocketResult,
+               echo: bool) -> None:
+    """Write the checked run's returned w and its training mistakes (:mod:`verify.coq.pocket_files`)."""
+    from pla.files import write_text
+    from verify.coq.library import check_command
+    from verify.coq.pocket_files import pocket_file
+
+    write_text(args.coq, pocket_file(train, result.w, result.mistakes),
+               inputs=[path for path in (args.train, args.test) if path])
+    print(f"coq      wrote {args.coq}; check it with: pla proof --coq DIR && make -C DIR && "
+          f"{check_command('DIR', args.coq)}", file=sys.stdout if echo else sys.stderr)
 
 
 # ----------------------------------------------------------------------------- JSON

@@ -266,3 +266,93 @@ Proof.
     destruct (gsum_pos w s rs lam Hpos Hlen Hnn Hex) as [_ P]. specialize (P I).
     rewrite gsum_combo, dot_qvec_zeros in P by exact Hzero. lra.
 Qed.
+
+(** ** Tightness: the dual bound of multipliers alpha >= 0
+
+    For alpha >= 0 and u = sum_n alpha_n y_n x_n, every separator v with margin rho_v has
+    rho_v sum_n alpha_n <= sum_n alpha_n y_n v.x_n = v.u <= ||v|| ||u|| (Cauchy-Schwarz), so
+    R2 ||v||^2 / rho_v^2 >= R2 (sum_n alpha_n)^2 / ||u||^2.  The checker confirms that this lower
+    bound is at least N, so no separator gives a smaller integer bound than N. *)
+
+(** sum_n alpha_n over the rows alpha is paired with. *)
+Fixpoint zsum_on (rs : list zrow) (lam : list Z) : Z :=
+  match rs, lam with
+  | _ :: rs', l :: lam' => (l + zsum_on rs' lam')%Z
+  | _, _ => 0%Z
+  end.
+
+Lemma gsum_margin : forall w rho s rs lam,
+  (forall r, In r rs -> rho <= snd (to_example s r) * dot w (fst (to_example s r))) ->
+  forallb (Z.leb 0) lam = true -> rho * inject_Z (zsum_on rs lam) <= gsum w s rs lam.
+Proof.
+  intros w rho s. induction rs as [|r rs IH]; intros [|l lam] Hm Hnn; simpl;
+    try (change (inject_Z 0) with 0; lra).
+  simpl in Hnn. apply andb_true_iff in Hnn. destruct Hnn as [Hl Hnn]. apply Z.leb_le in Hl.
+  assert (Hl' : 0 <= inject_Z l) by (change 0 with (inject_Z 0); rewrite <- Zle_Qle; exact Hl).
+  assert (Hr := Hm r (or_introl eq_refl)). simpl in Hr.
+  assert (IHr := IH lam (fun r' H => Hm r' (or_intror H)) Hnn).
+  rewrite inject_Z_plus. nra.
+Qed.
+
+Lemma zsum_on_nonneg : forall rs lam, forallb (Z.leb 0) lam = true -> (0 <= zsum_on rs lam)%Z.
+Proof.
+  induction rs as [|r rs IH]; intros [|l lam] H; simpl; try lia.
+  simpl in H. apply andb_true_iff in H. destruct H as [Hl H]. apply Z.leb_le in Hl.
+  specialize (IH lam H). lia.
+Qed.
+
+(** The integer lower bound N <= R2 (sum alpha)^2 / ||u||^2, with u = U / s, U = sum A y row. *)
+Definition check_dual_bound (s : positive) (rs : list zrow) (A : list Z) (R2 : Q) (N : Z) : bool :=
+  let U := zcombo rs A in
+  let S := zsum_on rs A in
+  forallb (Z.leb 0) A && Z.ltb 0 (zdot U U) && Qle_bool 0 R2
+  && Qle_bool (inject_Z N * (zdot U U # (s * s))) (R2 * inject_Z (S * S)).
+
+(** No separator of the data gives a Novikoff bound below N. *)
+Definition no_smaller_bound (data : list example) (R2 : Q) (N : Z) : Prop :=
+  forall v rho_v, margin_at_least data v rho_v -> inject_Z N * (rho_v * rho_v) <= R2 * norm2 v.
+
+Theorem check_dual_bound_correct : forall s rs A R2 N,
+  check_dual_bound s rs A R2 N = true -> no_smaller_bound (dataset s rs) R2 N.
+Proof.
+  intros s rs A R2 N H v rho [Hrho Hm]. unfold check_dual_bound in H.
+  apply andb_true_iff in H. destruct H as [H HN]. apply Qle_bool_iff in HN.
+  apply andb_true_iff in H. destruct H as [H HR]. apply Qle_bool_iff in HR.
+  apply andb_true_iff in H. destruct H as [Hnn HU]. apply Z.ltb_lt in HU.
+  set (u := qvec s (zcombo rs A)) in *.
+  assert (Hu : norm2 u == zdot (zcombo rs A) (zcombo rs A) # (s * s)).
+  { unfold norm2, u. apply dot_qvec. }
+  assert (Hu0 : 0 < norm2 u).
+  { rewrite Hu. unfold Qlt; simpl. lia. }
+  rewrite <- Hu in HN.
+  assert (Hm' : forall r, In r rs -> rho <= snd (to_example s r) * dot v (fst (to_example s r))).
+  { intros r Hr. apply Hm. apply in_map. exact Hr. }
+  assert (Hg := gsum_margin v rho s rs A Hm' Hnn). rewrite gsum_combo in Hg. fold u in Hg.
+  assert (HS : 0 <= inject_Z (zsum_on rs A)).
+  { change 0 with (inject_Z 0). rewrite <- Zle_Qle. apply zsum_on_nonneg. exact Hnn. }
+  set (S := inject_Z (zsum_on rs A)) in *.
+  rewrite inject_Z_mult in HN. fold S in HN.
+  assert (Hcs := cauchy_schwarz v u).
+  assert (H0 : 0 <= rho * S) by nra.
+  assert (H1 : (rho * S) * (rho * S) <= dot v u * dot v u) by nra.
+  assert (Hv := norm2_nonneg v).
+  (* N rho^2 ||u||^2 <= R2 S^2 rho^2 <= R2 ||v||^2 ||u||^2, then divide by ||u||^2 > 0 *)
+  assert (H2 : inject_Z N * (rho * rho) * norm2 u <= R2 * norm2 v * norm2 u).
+  { assert (inject_Z N * norm2 u * (rho * rho) <= R2 * (S * S) * (rho * rho)).
+    { apply Qmult_le_compat_r; [exact HN | nra]. }
+    assert (((rho * S) * (rho * S)) * R2 <= (norm2 v * norm2 u) * R2).
+    { apply Qmult_le_compat_r; [lra | exact HR]. }
+    nra. }
+  exact (Qmult_lt_0_le_reg_r _ _ _ Hu0 H2).
+Qed.
+
+(** ** Counting mistakes (the Pocket's training mistakes) *)
+
+(** The number of examples of the data that w gets wrong (a zero score is a mistake). *)
+Definition mistakes_of (data : list example) (w : vec) : nat :=
+  length (filter (fun e => Qle_bool (snd e * dot w (fst e)) 0) data).
+
+(** The boolean counted by [mistakes_of] is exactly [mistake]. *)
+Lemma mistakes_of_counts_mistakes : forall w e,
+  Qle_bool (snd e * dot w (fst e)) 0 = true <-> mistake w e.
+Proof. intros w e. unfold mistake. apply Qle_bool_iff. Qed.

@@ -117,3 +117,50 @@ Proof.
   - exact (replay_in_data s b a rs idx [] H).
   - exact (replay_updates s b a rs idx [] H).
 Qed.
+
+(** ** Halting: after the run's last update no example is a mistake *)
+
+(** The final weights of the run are not a mistake on any example of the data. *)
+Definition no_mistake_left (data : list example) (eta : Q) (es : list example) : Prop :=
+  forall e, In e data -> ~ mistake (pla_weights eta zero_vector es) e.
+
+(** The integer weights W after the updates idx (w = W / (b s)). *)
+Fixpoint replay_weights (a : Z) (rs : list zrow) (W : list Z) (idx : list N) : list Z :=
+  match idx with
+  | [] => W
+  | i :: rest =>
+      match nth_error rs (N.to_nat i) with
+      | None => W
+      | Some r => replay_weights a rs (zvadd W (zscale (a * snd r) (fst r))) rest
+      end
+  end.
+
+Lemma replay_weights_same_dots : forall s b a rs idx W u,
+  replay s b a rs W idx = true -> same_dots u (qvec (b * s) W) ->
+  same_dots (pla_weights (a # b) u (updates_of (dataset s rs) idx))
+            (qvec (b * s) (replay_weights a rs W idx)).
+Proof.
+  intros s b a rs. induction idx as [|i idx IH]; intros W u H Hu; simpl in *; [exact Hu|].
+  destruct (nth_error rs (N.to_nat i)) as [r|] eqn:Hr; [|discriminate].
+  apply andb_true_iff in H. destruct H as [_ H].
+  assert (Hn : nth (N.to_nat i) (dataset s rs) ([], 0) = to_example s r).
+  { unfold dataset. apply nth_error_nth. rewrite nth_error_map, Hr. reflexivity. }
+  rewrite Hn. apply IH; [exact H|].
+  intro z. rewrite (update_same_dots _ u (qvec (b * s) W) _ Hu z). apply zupdate_same_dots.
+Qed.
+
+Definition check_halts (a : Z) (rs : list zrow) (idx : list N) : bool :=
+  let W := replay_weights a rs [] idx in
+  forallb (fun r => Z.ltb 0 (snd r * zdot W (fst r))) rs.
+
+Theorem check_halts_correct : forall s rs (a : Z) (b : positive) idx,
+  replay s b a rs [] idx = true -> check_halts a rs idx = true ->
+  no_mistake_left (dataset s rs) (a # b) (updates_of (dataset s rs) idx).
+Proof.
+  intros s rs a b idx H Hh e He M. apply in_dataset in He. destruct He as [r [-> Hr]].
+  assert (Hs := replay_weights_same_dots s b a rs idx [] zero_vector H (fun z => Qeq_refl _)).
+  unfold check_halts in Hh. rewrite forallb_forall in Hh. specialize (Hh r Hr).
+  apply Z.ltb_lt in Hh.
+  unfold mistake, to_example in M. cbn [fst snd] in M. rewrite (Hs (qvec s (fst r))) in M.
+  rewrite dot_qvec, inject_Z_mul_make in M. unfold Qle in M. simpl in M. lia.
+Qed.

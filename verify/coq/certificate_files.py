@@ -28,7 +28,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Sequence
 
-__all__ = ["certificate_file", "q_literal", "integers_over_denominator", "rows_literal"]
+__all__ = ["certificate_file", "coq_certificate", "q_literal", "integers_over_denominator",
+           "rows_literal"]
 
 
 def q_literal(value: Fraction | int) -> str:
@@ -66,29 +67,120 @@ def rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int]) -> str:
     return "[\n" + body + "\n]"
 
 
+#: Data sets with at least this many entries are written packed (:func:`packed_rows_literal`),
+#: when every entry fits in a field of at most :data:`MAX_PACKED_WIDTH` bits.
+PACK_FROM_ENTRIES = 20_000
+MAX_PACKED_WIDTH = 31
+
+
+def packing(rows: Sequence[Sequence[int]]) -> tuple[int, int, int] | None:
+    """(width, fields per 63-bit word, offset) for packing ``rows``, or None when an entry
+    needs more than :data:`MAX_PACKED_WIDTH` bits.
+
+    >>> packing([[-100, 5], [100, 0]])
+    (8, 7, 128)
+    """
+    biggest = max((abs(v) for row in rows for v in row), default=0)
+    width = biggest.bit_length() + 1
+    if width > MAX_PACKED_WIDTH:
+        return None
+    return width, 63 // width, 1 << (width - 1)
+
+
+def packed_rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int], width: int,
+                        per: int, offset: int) -> str:
+    """The Coq term ``packed_rows ...`` (``Packed.v``) that computes to ``rows`` and
+    ``labels``: each row's entries plus ``offset``, ``per`` fields of ``width`` bits to a
+    primitive 63-bit word, the first field in the most significant bits (the last word of a row
+    is filled up with zero fields, which ``firstn`` drops).
+
+    >>> packed_rows_literal([[1, -1, 0]], [1], 8, 2, 128)
+    'packed_rows 8 2 128 3 [\\n  [33151; 32768]\\n]%uint63 [1]%Z'
+    """
+    words = []
+    for row in rows:
+        line = []
+        for start in range(0, len(row), per):
+            word = 0
+            chunk = row[start:start + per]
+            for v in chunk:
+                word = (word << width) | (v + offset)
+            line.append(word << (width * (per - len(chunk))))
+        words.append("  " + _z_list(line))
+    dim = len(rows[0]) if rows else 0
+    return (f"packed_rows {width} {per} {offset} {dim} [\n" + ";\n".join(words) + "\n]%uint63 "
+            + _z_list(labels) + "%Z")
+
+
+def _rows_definition(dataset: Any) -> list[str]:
+    packed = packing(dataset.rows) if dataset.n * dataset.dim >= PACK_FROM_ENTRIES else None
+    if packed is None:
+        return ["(* x_n = row_n / scale, y_n = label_n *)",
+                "Definition rows : list zrow := "
+                + rows_literal(dataset.rows, dataset.labels) + "%Z."]
+    width, per, offset = packed
+    return [f"(* x_n = row_n / scale, y_n = label_n; the rows packed {per} entries (plus {offset})",
+            f"   of {width} bits to a 63-bit word, first entry in the top bits: Packed.v *)",
+            "Definition rows : list zrow :=",
+            "  " + packed_rows_literal(dataset.rows, dataset.labels, width, per, offset) + "."]
+
+
 def _header(dataset: Any, what: str) -> list[str]:
+    packed = dataset.n * dataset.dim >= PACK_FROM_ENTRIES and packing(dataset.rows) is not None
     return [
         f"(* {what}",
-        f"   Data: {dataset.source or '(in memory)'}, {dataset.n} examples, dimension "
-        f"{dataset.dim}{' (bias coordinate first)' if dataset.bias else ''},",
-        f"   sha256 {dataset.fingerprint}.",
-        "   Written by pla-verify (untrusted text); Coq checks it:",
-        "     pla proof --coq DIR && make -C DIR && coqc -R DIR PLA THIS_FILE.v  *)",
-        "From Coq Require Import QArith ZArith List.",
+        f"   Data: {dataset.n} examples, dimension {dataset.dim}"
+        f"{' (bias coordinate first)' if dataset.bias else ''}, sha256 in data_sha256 below.",
+        "   Written by pla-verify (untrusted text).  `pla audit THIS_FILE.v --data DATA` compares",
+        "   every line with what pla writes for DATA, then lets coqc check it.  *)",
+        "From Coq Require Import QArith ZArith List" + (" PrimInt63." if packed else "."),
         "From PLA Require Import Vectors Perceptron Certificates.",
+    ] + (["From PLA Require Import Packed."] if packed else []) + [
         "Import ListNotations.",
+        "",
+        "(* the data's sha256 fingerprint (pla's canonical exact form: size, bias, scale, labels,",
+        "   integer rows), as a hexadecimal integer *)",
+        f"Definition data_sha256 : Z := 0x{dataset.fingerprint}%Z.",
         "",
         "Definition scale : positive := " + str(dataset.scale) + ".",
         "",
-        "(* x_n = row_n / scale, y_n = label_n *)",
-        "Definition rows : list zrow := " + rows_literal(dataset.rows, dataset.labels) + "%Z.",
+    ] + _rows_definition(dataset) + [
         "",
+        "(* every theorem below speaks about the data through this one definition *)",
         "Definition data : list example := dataset scale rows.",
         "",
         "Theorem labels_are_pm1 : labels_pm1 data.",
-        "Proof. apply check_labels_correct. vm_compute. reflexivity. Qed.",
+        "Proof. apply check_labels_correct. vm_cast_no_check (eq_refl true). Qed.",
         "",
     ]
+
+
+def coq_certificate(dataset: Any, certificate: Any) -> Any:
+    """The certificate to write in Coq for ``certificate`` (what ``pla certify`` found): for a
+    separable data set, the near-max-margin separator with short dyadic entries and its dual
+    multipliers whenever the kernel proves that it gives the same integer bound N and that no
+    separator gives a smaller one (its ``tightest_updates``); Coq then computes with short
+    integers instead of the exact max-margin w*'s thousands of digits.  Otherwise
+    ``certificate`` itself (an explicit ``--method lp`` separator with a larger N, a given w).
+
+    >>> import pla
+    >>> from verify.search.certificates import certify
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> coq_certificate(ds, certify(ds)).kind  # the dual bound straddles 117: exact w* kept
+    'max-margin'
+    """
+    if not certificate.separable or certificate.kind == "near-max-margin":
+        return certificate
+    from verify.search.certificates import near_max_margin, shortened
+
+    near = near_max_margin(dataset)
+    if near is None or near.tightest_updates is None:
+        return certificate
+    # the same N; or pla certify fell back to an LP separator on large data (N can only shrink)
+    if near.tightest_updates == certificate.bound_updates or \
+            certificate.note.startswith("max-margin skipped"):
+        return shortened(dataset, near)
+    return certificate
 
 
 def certificate_file(dataset: Any, certificate: Any) -> str:
@@ -115,19 +207,19 @@ def _separable(dataset: Any, certificate: Any) -> list[str]:
         "Theorem w_f_separates : margin_at_least data w_f rho /\\ margin_attained data w_f rho.",
         "Proof.",
         "  split; [apply check_margin_correct | apply check_margin_attained_correct];",
-        "  vm_compute; reflexivity.",
+        "  vm_cast_no_check (eq_refl true).",
         "Qed.",
         "",
         "(* R2 = max_n ||x_n||^2 *)",
         "Theorem R2_is_max_norm2 : radius2_at_most data R2 /\\ radius_attained data R2.",
         "Proof.",
         "  split; [apply check_radius_correct | apply check_radius_attained_correct];",
-        "  vm_compute; reflexivity.",
+        "  vm_cast_no_check (eq_refl true).",
         "Qed.",
         "",
         "(* N = floor(R2 ||w_f||^2 / rho^2) *)",
         "Theorem N_is_the_floor : bound_floor w_f rho R2 N.",
-        "Proof. apply check_bound_floor_correct. vm_compute. reflexivity. Qed.",
+        "Proof. apply check_bound_floor_correct. vm_cast_no_check (eq_refl true). Qed.",
         "",
         "(* The explicit corollary of Novikoff's theorem: every PLA run from w_0 = 0 on these data",
         "   (any visiting order, any eta > 0, a zero score counted as a mistake) makes at most N",
@@ -143,7 +235,29 @@ def _separable(dataset: Any, certificate: Any) -> list[str]:
         "                             (Z.of_nat (length es) <= N)%Z).",
         "Print Assumptions at_most_N_updates.",
     ]
+    if certificate.alpha is not None:
+        lines += _tightness(certificate.alpha)
     return lines
+
+
+def _tightness(alpha: Sequence[Fraction]) -> list[str]:
+    A, _ = integers_over_denominator(alpha)
+    return [
+        "",
+        "(* The multipliers alpha_n >= 0 the kernel checked, scaled to integers (a positive scale",
+        "   changes nothing below). *)",
+        f"Definition alpha : list Z := {_z_list(A)}%Z.",
+        "",
+        "(* Tightness, by the dual bound: with u = sum_n alpha_n y_n x_n, every separator v with",
+        "   margin rho_v has R2 ||v||^2 / rho_v^2 >= R2 (sum_n alpha_n)^2 / ||u||^2 >= N, so no",
+        "   separator gives a smaller integer bound than N. *)",
+        "Theorem no_separator_gives_a_smaller_bound : no_smaller_bound data R2 N.",
+        "Proof. apply (check_dual_bound_correct scale rows alpha). vm_cast_no_check (eq_refl true). Qed.",
+        "",
+        "Check (no_separator_gives_a_smaller_bound : forall v rho_v,",
+        "         margin_at_least data v rho_v -> inject_Z N * (rho_v * rho_v) <= R2 * norm2 v).",
+        "Print Assumptions no_separator_gives_a_smaller_bound.",
+    ]
 
 
 def _gordan(dataset: Any, certificate: Any) -> list[str]:
@@ -155,7 +269,7 @@ def _gordan(dataset: Any, certificate: Any) -> list[str]:
         "",
         "(* no w classifies every example: some y_n w.x_n <= 0 *)",
         "Theorem no_separator : not_separable data.",
-        "Proof. apply (check_gordan_correct scale rows lambda). vm_compute. reflexivity. Qed.",
+        "Proof. apply (check_gordan_correct scale rows lambda). vm_cast_no_check (eq_refl true). Qed.",
         "",
         "(* so PLA, counting a zero score as a mistake, never halts: runs of every length exist *)",
         "Theorem pla_never_stops : forall eta (T : nat), exists es, length es = T /\\",

@@ -23,7 +23,7 @@ __all__ = ["LIBRARY_FILES", "LOGICAL_ROOT", "MARKER", "library_source", "library
            "write_library", "check_command", "makefile_text"]
 
 #: The library's files, each after the files it imports.
-LIBRARY_FILES = ("Vectors.v", "Perceptron.v", "Certificates.v", "Runs.v", "InnerProduct.v")
+LIBRARY_FILES = ("Vectors.v", "Perceptron.v", "Certificates.v", "Runs.v", "Packed.v", "InnerProduct.v")
 #: The logical name the library is compiled under (``-R DIR PLA``).
 LOGICAL_ROOT = "PLA"
 

@@ -31,7 +31,7 @@ from typing import Any, Iterable
 from verify.kernel import (Chain, Derivation, Fact, Induction, LemmaUse, NormSq, Rewrite, Square,
                            VectorDef, dot as kernel_dot)
 
-__all__ = ["coq_name", "theorem_file", "export_theorems", "ExportError"]
+__all__ = ["coq_name", "theorem_file", "export_theorems", "theorem_file_texts", "ExportError"]
 
 #: Names a symbol may not take in Coq (R is the type of the reals).
 _RESERVED = {"R": "R_", "S": "S_", "O": "O_", "V": "V_", "IP": "IP_", "dot": "dot_", "i": "i_"}
@@ -648,20 +648,26 @@ def export_theorems(directory: str, results: Iterable[Any] | None = None, *,
     return the theorem files' names (``pla proof --coq DIR``; ``force``: replace files that
     ``pla`` did not write, see :func:`verify.coq.library.write_library`)."""
     from verify.coq.library import write_library
+
+    files = theorem_file_texts(results)
+    write_library(directory, files, force=force)
+    return list(files)
+
+
+def theorem_file_texts(results: Iterable[Any] | None = None) -> dict[str, str]:
+    """The theorem files (name -> text) ``pla proof --coq DIR`` writes for ``results`` (default:
+    every built-in theorem, checked by the kernel first); ``pla audit DIR`` compares with them."""
     from verify.proofs import check_builtin_proofs
 
     results = list(results) if results is not None else check_builtin_proofs()
     files: dict[str, str] = {}
-    names = []
     for r in results:
         if r.checked is None:
             raise ExportError(f"{r.name}: the kernel did not accept it ({r.error})")
         lemmas = sorted({coq_name(u.lemma.theorem.name) for u in _lemma_uses(r.theorem)})
         module = "Theorem_" + coq_name(r.name)
         files[module + ".v"] = theorem_file(r.theorem, ["Theorem_" + l for l in lemmas])
-        names.append(module + ".v")
-    write_library(directory, files, force=force)
-    return names
+    return files
 
 
 def _lemma_uses(theorem: Any) -> list[LemmaUse]:

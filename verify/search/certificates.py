@@ -47,7 +47,8 @@ from verify import kernel
 
 __all__ = [
     "Certificate", "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
-    "separator_for", "max_margin", "near_max_margin", "lp_separator", "check_weights", "METHODS",
+    "separator_for", "max_margin", "near_max_margin", "shortened", "lp_separator",
+    "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
 
@@ -380,6 +381,55 @@ def near_max_margin(dataset: Any) -> Separator | None:
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
                      norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
                      bound_lower=R2 * lower)
+
+
+def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16, 20, 24, 32)
+              ) -> Separator:
+    """``separator`` (a near-max-margin one that proves ``tightest_updates``) with w and α
+    rounded to as few significant bits as keep that proof: the first ``bits`` for which the
+    kernel checks that the rounded w still separates with the same integer bound and the
+    rounded α still give a dual bound with that integer part.  Short entries make Coq's
+    computations fast; the integer bound is unchanged.  ``separator`` itself when no rounding
+    keeps the proof.
+
+    >>> import pla
+    >>> ds = pla.Dataset.from_rows([[3, 3], [4, 2], [-1, -1]], [1, 1, -1])
+    >>> near = near_max_margin(ds)
+    >>> short = shortened(ds, near)
+    >>> short.tightest_updates == near.tightest_updates, short.w[1].denominator <= 2 ** 40
+    (True, True)
+    """
+    target = separator.tightest_updates
+    if separator.kind != "near-max-margin" or target is None or separator.alpha is None:
+        return separator
+    for b in bits:
+        w = _rounded(separator.w, b)
+        alpha = _rounded(separator.alpha, b)
+        if not any(w) or not any(alpha):
+            continue
+        try:
+            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+            lower = separator.R2 * kernel.check_dual_bound(dataset.rows, dataset.scale,
+                                                           dataset.labels, alpha)
+        except kernel.CertificateError:
+            continue
+        norm2 = _squared_norm(w)
+        bound = separator.R2 * norm2 / (facts.rho * facts.rho)
+        if floor(bound) == target and floor(lower) == target:
+            return Separator(w=w, kind="near-max-margin", rho=facts.rho, argmin=facts.argmin,
+                             R2=separator.R2, norm2=norm2, gamma2=facts.rho ** 2 / norm2,
+                             bound=bound, alpha=alpha, bound_lower=lower)
+    return separator
+
+
+def _rounded(values: Sequence[Fraction], bits: int) -> tuple[Fraction, ...]:
+    """Each value rounded to a multiple of one power of two, the largest to ``bits`` bits."""
+    biggest = max((abs(v) for v in values), default=Fraction(0))
+    if not biggest:
+        return tuple(Fraction(0) for _ in values)
+    shift = bits - (biggest.numerator.bit_length() - biggest.denominator.bit_length())
+    unit = Fraction(2) ** shift
+    return tuple(Fraction(round(v * unit)) / unit for v in values)
 
 
 def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:

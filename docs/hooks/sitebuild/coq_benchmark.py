@@ -8,7 +8,7 @@
 ...               "export": {"cpu_s": 1.5, "wall_s": 2.0, "exit_code": 0},
 ...               "coqc": {"cpu_s": 1.0, "wall_s": 1.2, "exit_code": 0}, "bytes": 9000}}}]}
 >>> print(coq_benchmark_markdown(report).splitlines()[2])
-| 400 × 4 | certificate | 9 kB | 1.5 s | 1.0 s (accepted) |
+| 400 × 4 | certificate | 9 kB | – | 1.5 s | 1.0 s (accepted) |
 """
 
 from __future__ import annotations
@@ -38,13 +38,21 @@ def _check_cell(timing: dict[str, Any]) -> str:
 
 def coq_benchmark_markdown(report: dict[str, Any]) -> str:
     """The Markdown table and its caption for one results report."""
-    lines = ["| data | file | size | export (pla, CPU) | coqc (CPU) |",
-             "|---|---|---:|---:|---:|"]
+    lines = ["| data | file | size | `pla certify` alone (CPU) | export (pla, CPU) | coqc (CPU) |",
+             "|---|---|---:|---:|---:|---:|"]
     for shape in report["shapes"]:
+        certify = _cell(shape["certify"]) if "certify" in shape else "–"
+        name = f"{shape['n']} × {shape['d']}" + (" (Coq benchmark)" if shape.get("data") == "coq"
+                                                   else "")
         for label, entry in shape["files"].items():
-            lines.append(f"| {shape['n']} × {shape['d']} | {label} | "
-                         f"{round(entry['bytes'] / 1000):,} kB | {_cell(entry['export'])} | "
-                         f"{_check_cell(entry['coqc'])} |")
+            lines.append(f"| {name} | {label} | "
+                         f"{round(entry['bytes'] / 1000):,} kB | {certify} | "
+                         f"{_cell(entry['export'])} | {_check_cell(entry['coqc'])} |")
+    long = report.get("long_run")
+    if long is not None:
+        lines.append(f"| {long['updates']:,}-update run | whole-run file | "
+                     f"{round(long['bytes'] / 1000):,} kB | – | {_cell(long['export'])} | "
+                     f"{_check_cell(long['coqc'])} |")
     machine = report["machine"]
     lines += ["", f"Measured on {report['date']} with {machine['coqc']} on a machine with "
               f"{machine['cpus']} CPUs (CPU seconds of each process; a check is stopped after "
