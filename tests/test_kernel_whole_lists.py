@@ -264,3 +264,16 @@ def test_the_float_matrix_from_int64_rows_is_the_one_from_python_rows(rows, draw
     assert (expected is None) == (got is None)
     if expected is not None:
         assert got.tolist() == expected.tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(data, st.lists(st.sampled_from([1, -1]), min_size=5, max_size=5),
+       st.sampled_from(C.ZERO_RULES))
+def test_count_mistakes_is_the_reference(case, signs, zero):
+    rows, w = case
+    rows, labels = tuple(rows), tuple(signs[:len(rows)])
+    scores = [y * m for y, m in zip(labels, python_margins(rows, 1, labels, w))]   # w·xₙ
+    expected = sum((s > 0) != (y > 0) if s else
+                   zero == "mistake" or zero == "positive" and y < 0 or
+                   zero == "negative" and y > 0 for s, y in zip(scores, labels))
+    assert C.count_mistakes(rows, 1, labels, w, zero) == expected

@@ -142,7 +142,7 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
             _rows_of_ints(rows, dim)):
         _first_bad_row(rows, labels, dim)
     if type(rows) is tuple and type(labels) is tuple and \
-            all(type(row) is tuple for row in rows):
+            set(map(type, rows)) <= {tuple}:
         _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
 
@@ -353,15 +353,11 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     if zero not in ZERO_RULES:
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
-    mistakes = 0
-    for s, y in zip(_products(rows, W), labels):
-        # s has the sign of w·x (W = D·w, row = scale·x, D, scale > 0)
-        if s != 0:
-            mistakes += (s > 0) != (y > 0)
-        else:
-            mistakes += zero == "mistake" or (zero == "positive" and y < 0) or \
-                (zero == "negative" and y > 0)
-    return mistakes
+    scores = _products(rows, W)    # sᵢ has the sign of w·xᵢ (W = D·w, row = scale·x, D, scale > 0)
+    wrong = sum(map(operator.lt, map(mul, labels, scores), [0] * len(scores)))   # y s < 0
+    at_zero = list(compress(labels, map(operator.not_, scores)))                 # labels, s = 0
+    return wrong + {"mistake": len(at_zero), "positive": at_zero.count(-1),
+                    "negative": at_zero.count(1), "correct": 0}[zero]
 
 
 def check_mistake_count(rows: Any, scale: int, labels: Any, w: Any, claimed: int,

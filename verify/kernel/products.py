@@ -58,7 +58,7 @@ def _row_matrix(rows: Any, dim: int) -> Any:
     if _LAST_MATRIX and _LAST_MATRIX[0][0] is rows:
         return _LAST_MATRIX[0][1]
     matrix = flint.fmpz_mat(len(rows), dim, [v for row in rows for v in row])
-    if type(rows) is tuple and all(type(row) is tuple for row in rows):
+    if type(rows) is tuple and set(map(type, rows)) <= {tuple}:
         _LAST_MATRIX[:] = [(rows, matrix)]
     return matrix
 
@@ -90,7 +90,7 @@ def _int64_rows(rows: Any, dim: int) -> tuple[Any, int]:
             biggest = max(int(candidate.max()), -int(candidate.min()))
             if biggest < 2**31:
                 matrix = candidate
-    if type(rows) is tuple and all(type(row) is tuple for row in rows):
+    if type(rows) is tuple and set(map(type, rows)) <= {tuple}:
         _LAST_INT64[:] = [(rows, matrix, biggest)]
     return matrix, biggest
 
