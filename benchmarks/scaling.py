@@ -319,6 +319,19 @@ for _ in range(10**6):
 """
 
 
+def alternating_cpu(commands: dict[str, list[str]], rounds: int) -> dict[str, list[float]]:
+    """CPU seconds of each command's whole process, ``rounds`` times, the commands alternating
+    within each round (so that a change of load hits all of them alike)."""
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(command, capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return cpu
+
+
 def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Whole ``pla run`` processes against the numpy loadtxt + float PLA process on the same
     file, alternating, CPU-time medians of ``--repeat``: 100,000 × 10 integers, 1,000 × 1,000
@@ -338,14 +351,7 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                     "numpy": [sys.executable, "-c", NUMPY_PLA, str(path)]}
         if args.before_pla:
             commands["before: pla run"] = [args.before_pla, "run", str(path)]
-        cpu: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(max(3, args.repeat)):
-            for name, command in commands.items():
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(command, capture_output=True, check=True)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append(after.ru_utime - before.ru_utime
-                                 + after.ru_stime - before.ru_stime)
+        cpu = alternating_cpu(commands, max(3, args.repeat))
         ratios = [a / b for a, b in zip(cpu["pla run"], cpu["numpy"])]
         out[label] = {"pla_cpu_seconds": statistics.median(cpu["pla run"]),
                       "numpy_cpu_seconds": statistics.median(cpu["numpy"]),
@@ -405,14 +411,7 @@ def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
         commands = {f"{prefix}{name}": [command, "run", *data, *extra]
                     for prefix, command in installs
                     for name, extra in (("run", []), ("check", ["--check"]))}
-        cpu: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(max(3, args.repeat)):
-            for name, command in commands.items():
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(command, capture_output=True, check=True)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append(after.ru_utime - before.ru_utime
-                                 + after.ru_stime - before.ru_stime)
+        cpu = alternating_cpu(commands, max(3, args.repeat))
         entry: dict[str, Any] = {}
         for prefix, _ in installs:
             entry[f"{prefix}run_cpu_seconds"] = statistics.median(cpu[f"{prefix}run"])
