@@ -364,15 +364,18 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
 
 #: What ``pla run --check`` adds in one process with the engine loaded: the set-up
 #: (``prepare_monitor``: w_f's certificate, checked by the kernel, and the monitor) and the
-#: monitored run with its end check, against the plain run; medians of argv[3] timings.
+#: monitored run with its end check, against the plain run; medians of argv[3] timings.  One
+#: untimed check first (imports), then each timing on the data loaded afresh (the kernel's
+#: memos of the last data set do not carry over from one timing to the next).
 IN_PROCESS_CHECK = """
 import json, statistics, sys, time
 import pla
 from pla.formats import load
 from verify.checks.checked_run import prepare_monitor
-ds = load(sys.argv[1], format=sys.argv[2]); ds.int64_rows
+prepare_monitor(load(sys.argv[1], format=sys.argv[2]), pla.RunOptions())
 times = {"run": [], "setup": [], "monitored": []}
 for _ in range(int(sys.argv[3])):
+    ds = load(sys.argv[1], format=sys.argv[2]); ds.int64_rows
     started = time.process_time(); result = pla.run(ds, keep_steps=False)
     times["run"].append(time.process_time() - started)
     started = time.process_time(); monitor = prepare_monitor(ds, pla.RunOptions())
