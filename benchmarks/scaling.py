@@ -319,6 +319,19 @@ for _ in range(10**6):
 """
 
 
+def alternating_cpu(commands: dict[str, list[str]], rounds: int) -> dict[str, list[float]]:
+    """CPU seconds of each command's whole process, ``rounds`` times, the commands alternating
+    within each round (so that a change of load hits all of them alike)."""
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(command, capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return cpu
+
+
 def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Whole ``pla run`` processes against the numpy loadtxt + float PLA process on the same
     file, alternating, CPU-time medians of ``--repeat``: 100,000 × 10 integers, 1,000 × 1,000
@@ -338,14 +351,7 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                     "numpy": [sys.executable, "-c", NUMPY_PLA, str(path)]}
         if args.before_pla:
             commands["before: pla run"] = [args.before_pla, "run", str(path)]
-        cpu: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(max(3, args.repeat)):
-            for name, command in commands.items():
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(command, capture_output=True, check=True)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append(after.ru_utime - before.ru_utime
-                                 + after.ru_stime - before.ru_stime)
+        cpu = alternating_cpu(commands, max(3, args.repeat))
         ratios = [a / b for a, b in zip(cpu["pla run"], cpu["numpy"])]
         out[label] = {"pla_cpu_seconds": statistics.median(cpu["pla run"]),
                       "numpy_cpu_seconds": statistics.median(cpu["numpy"]),
@@ -354,6 +360,106 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
             out[label]["before_ratio_median"] = statistics.median(
                 a / b for a, b in zip(cpu["before: pla run"], cpu["numpy"]))
     return out
+
+
+#: What ``pla run --check`` adds in one process with the engine loaded: the set-up
+#: (``prepare_monitor``: w_f's certificate, checked by the kernel, and the monitor) and the
+#: monitored run with its end check, against the plain run; medians of argv[3] timings.  One
+#: untimed check first (imports), then each timing on the data loaded afresh (the kernel's
+#: memos of the last data set do not carry over from one timing to the next).
+IN_PROCESS_CHECK = """
+import json, statistics, sys, time
+import pla
+from pla.formats import load
+from verify.checks.checked_run import prepare_monitor
+prepare_monitor(load(sys.argv[1], format=sys.argv[2]), pla.RunOptions())
+times = {"run": [], "setup": [], "monitored": []}
+for _ in range(int(sys.argv[3])):
+    ds = load(sys.argv[1], format=sys.argv[2]); ds.int64_rows
+    started = time.process_time(); result = pla.run(ds, keep_steps=False)
+    times["run"].append(time.process_time() - started)
+    started = time.process_time(); monitor = prepare_monitor(ds, pla.RunOptions())
+    times["setup"].append(time.process_time() - started)
+    started = time.process_time()
+    monitor.finish(pla.run(ds, keep_steps=False, on_update=monitor.on_update))
+    times["monitored"].append(time.process_time() - started)
+print(json.dumps({k: statistics.median(v) for k, v in times.items()}))
+"""
+
+
+def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``pla run --check`` against ``pla run`` on every shape: whole processes (alternating,
+    CPU-time medians of the per-round ratios) on 100,000 × 10 integers, 1,000 × 1,000 and
+    10,000 × 100 3-decimal data, the 400 × 1000 Coq-format set and HW1-sized data; and in one
+    process (the engine loaded) the check's set-up against the run on 400 × 1000,
+    1,000 × 1,000 and 100,000 × 10.  ``--before-pla`` adds another installation (the code
+    before a change) to both alternations."""
+    shapes = [(1_000, 10, "integer"), (100, 100, "decimal"), (100, 200, "coq")] if args.quick \
+        else [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal"),
+              (400, 1_000, "coq"), (400, 4, "decimal")]
+    in_process = {(1_000, 10), (100, 200), (100_000, 10), (1_000, 1_000), (400, 1_000)}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pla"),
+                    str(ROOT / "verify")], check=True, capture_output=True)
+    installs = [("", str(Path(sys.executable).parent / "pla"))]
+    if args.before_pla:
+        installs.append(("before: ", args.before_pla))
+    out: dict[str, Any] = {"whole_process": {}, "in_process": {}}
+    for k, (n, d, kind) in enumerate(shapes):
+        label = f"{n:,} x {d:,} {'integers' if kind == 'integer' else kind}"
+        print(f"... --check by shape: {label}", file=sys.stderr, flush=True)
+        X, y = generate(n, d, kind, 390 + k)
+        path = directory / f"check-{k}.dat"
+        write_file(path, X, y, kind)
+        data = [str(path), "--format", "coq"] if kind == "coq" else [str(path)]
+        commands = {f"{prefix}{name}": [command, "run", *data, *extra]
+                    for prefix, command in installs
+                    for name, extra in (("run", []), ("check", ["--check"]))}
+        cpu = alternating_cpu(commands, max(3, args.repeat))
+        entry: dict[str, Any] = {}
+        for prefix, _ in installs:
+            entry[f"{prefix}run_cpu_seconds"] = statistics.median(cpu[f"{prefix}run"])
+            entry[f"{prefix}check_cpu_seconds"] = statistics.median(cpu[f"{prefix}check"])
+            entry[f"{prefix}ratio_median"] = statistics.median(
+                a / b for a, b in zip(cpu[f"{prefix}check"], cpu[f"{prefix}run"]))
+        out["whole_process"][label] = {k.replace("before: ", "before_"): v
+                                       for k, v in entry.items()}
+        if (n, d) not in in_process:
+            continue
+        timings: dict[str, list[dict[str, float]]] = {prefix: [] for prefix, _ in installs}
+        for _ in range(2):
+            for prefix, command in installs:
+                python = str(Path(command).parent / "python")
+                done = subprocess.run([python, "-c", IN_PROCESS_CHECK, str(path),
+                                       "coq" if kind == "coq" else "dat", str(args.repeat)],
+                                      capture_output=True, text=True, check=True)
+                timings[prefix].append(json.loads(done.stdout))
+        row: dict[str, Any] = {}
+        for prefix, _ in installs:
+            key = prefix.replace("before: ", "before_")
+            medians = {part: statistics.median(t[part] for t in timings[prefix])
+                       for part in ("run", "setup", "monitored")}
+            row.update({f"{key}{part}_cpu_seconds": v for part, v in medians.items()})
+            row[f"{key}setup_over_run"] = medians["setup"] / medians["run"]
+            row[f"{key}check_over_run"] = (medians["setup"] + medians["monitored"]) / \
+                medians["run"]
+        out["in_process"][label] = row
+    return out
+
+
+def print_check_by_shape(rows: dict[str, Any]) -> None:
+    print("\n--check against run, whole processes (CPU, medians of per-round ratios):")
+    for label, r in rows["whole_process"].items():
+        before = f" (before: {r['before_ratio_median']:.2f}x)" if "before_ratio_median" in r \
+            else ""
+        print(f"  {label:28} run {r['run_cpu_seconds']:6.3f} s  check "
+              f"{r['check_cpu_seconds']:6.3f} s  {r['ratio_median']:5.2f}x{before}")
+    print("in one process (engine loaded): the check's set-up and the whole check over the run:")
+    for label, r in rows["in_process"].items():
+        before = (f" (before: {r['before_setup_over_run']:.1f}x, "
+                  f"{r['before_check_over_run']:.1f}x)" if "before_setup_over_run" in r else "")
+        print(f"  {label:28} run {r['run_cpu_seconds']:6.3f} s  set-up "
+              f"{r['setup_cpu_seconds']:6.3f} s  set-up/run {r['setup_over_run']:5.1f}x  "
+              f"check/run {r['check_over_run']:5.1f}x{before}")
 
 
 def print_versus_numpy(rows: dict[str, Any]) -> None:
@@ -408,7 +514,9 @@ def _update_one_part(args: argparse.Namespace) -> int:
     date, and update it in the results file (the rest of the file is kept)."""
     report = json.loads(args.output.read_text()) if args.output.exists() else {}
     key, measure, show = (("versus_numpy", versus_numpy, print_versus_numpy)
-                          if args.versus_numpy_only else ("memory", memory_peaks, print_memory))
+                          if args.versus_numpy_only else
+                          ("check_by_shape", check_by_shape, print_check_by_shape)
+                          if args.check_only else ("memory", memory_peaks, print_memory))
     with tempfile.TemporaryDirectory() as directory:
         report[key] = measure(Path(directory), args)
     report[f"{key}_machine"] = machine()
@@ -442,9 +550,12 @@ def main(argv: list[str] | None = None) -> int:
                              "float PLA processes, and update them in --output")
     parser.add_argument("--before-pla", metavar="PATH",
                         help="another installation's pla to measure side by side "
-                             "(--memory-only, --versus-numpy-only)")
+                             "(--memory-only, --versus-numpy-only, --check-only)")
+    parser.add_argument("--check-only", action="store_true",
+                        help="measure only pla run --check against pla run on every shape "
+                             "(whole processes and in-process), and update it in --output")
     args = parser.parse_args(argv)
-    if args.versus_numpy_only or args.memory_only:
+    if args.versus_numpy_only or args.memory_only or args.check_only:
         return _update_one_part(args)
     started = time.time()
     report: dict[str, Any] = {
@@ -467,10 +578,12 @@ def main(argv: list[str] | None = None) -> int:
         report["processes"] = processes(Path(directory), args, many)
         report["memory"] = memory_peaks(Path(directory), args)
         report["versus_numpy"] = versus_numpy(Path(directory), args)
+        report["check_by_shape"] = check_by_shape(Path(directory), args)
     report["seconds_total"] = time.time() - started
     print_report(report)
     print_memory(report["memory"])
     print_versus_numpy(report["versus_numpy"])
+    print_check_by_shape(report["check_by_shape"])
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=1) + "\n")
     print(f"\nresults written to {args.output}")

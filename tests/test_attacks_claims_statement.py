@@ -138,3 +138,17 @@ def _one_line_proof(coeff):
 @pytest.mark.parametrize("coeff", [1, Fraction(1), sympy.Integer(1)])
 def test_an_exact_coefficient_is_still_accepted(coeff):
     assert check_theorem(_one_line_proof(coeff)).theorem.name == "demo"
+
+
+def test_a_fraction_with_a_forged_negative_denominator_is_rebuilt_with_its_sign():
+    """A Fraction whose denominator field was set to a negative int by hand (its value is then
+    -1/2, though comparisons that trust the fields would read it as positive) enters the kernel
+    as the normalised Fraction, so its sign cannot lie."""
+    from fractions import Fraction
+
+    from verify.kernel.exact import exact_fraction
+
+    forged = Fraction(1, 2)
+    object.__setattr__(forged, "_denominator", -2)
+    rebuilt = exact_fraction(forged)
+    assert rebuilt == Fraction(-1, 2) and rebuilt.denominator == 2 and rebuilt < 0

@@ -96,3 +96,18 @@ def test_the_committed_whole_process_comparison_with_numpy_renders():
     assert len(versus) == 3
     for label, r in versus.items():
         assert f"| {label} | {r['pla_cpu_seconds']:.3f} s |" in page and r["ratio_median"] > 0
+
+
+def test_the_committed_check_by_shape_renders_every_shape():
+    from sitebuild.scaling_benchmark import expand_scaling_marker
+
+    results = ROOT / "benchmarks" / "results" / "scaling.json"
+    checks = json.loads(results.read_text())["check_by_shape"]
+    page = expand_scaling_marker("# S\n\n<!-- scaling-benchmark -->\n", results)
+    assert len(checks["whole_process"]) == 5 and len(checks["in_process"]) == 3
+    for label, r in checks["whole_process"].items():
+        assert f"| {label} | {r['run_cpu_seconds']:.3f} s | {r['check_cpu_seconds']:.3f} s | " \
+               f"{r['ratio_median']:.2f}× |" in page
+    for label, r in checks["in_process"].items():
+        assert f"| {label} | {r['run_cpu_seconds']:.3f} s | {r['setup_cpu_seconds']:.3f} s | " \
+               f"{r['setup_over_run']:.1f}× |" in page

@@ -258,7 +258,7 @@ class Monitor:
                 Df = lcm(Df, v.denominator)
         self.Df = Df
         self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = [y * s for y, s in zip(self.labels, kernel_row_products(self.rows, F))]
+        self.m = list(map(mul, self.labels, kernel_row_products(self.rows, F)))
         true_rho = Fraction(min(self.m), Df * L)
         if true_rho <= 0:
             n = self.m.index(min(self.m))

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from itertools import chain
 from fractions import Fraction
+from itertools import chain, compress
+from math import gcd, lcm
+from operator import mul
 from typing import Any
 
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
+from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
+                                    _MAX_LIMBS, _combination, _idot, _int64_products,
+                                    _int64_rows, _products, _row_matrix)
 
 __all__: list[str] = []
 
@@ -68,131 +73,34 @@ def _exact_number(value: Any, what: str) -> Fraction:
 
 
 def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[int], int]:
-    """Exact numbers vᵢ as (integers Vᵢ, D > 0) with vᵢ = Vᵢ / D."""
-    numbers = [_exact_number(v, f"{what}[{i}]") for i, v in enumerate(values)]
+    """Exact numbers vᵢ as (integers Vᵢ, D > 0) with vᵢ = Vᵢ / D.
+
+    >>> _over_common_denominator([Fraction(1, 2), 3, Fraction(-1, 6)], 3, "v")
+    ([3, 18, -1], 6)
+    """
+    numbers = list(values) if type(values) not in _SEQUENCES else values
+    if set(map(type, numbers)) <= _PLAIN_NUMBERS:   # whole-list path: no per-entry call
+        numerators = list(map(operator.attrgetter("numerator"), numbers))
+        denominators = list(map(operator.attrgetter("denominator"), numbers))
+        if set(map(type, numerators)) <= _INT and set(map(type, denominators)) <= _INT and \
+                (not denominators or min(denominators) > 0):
+            if len(numerators) != length:
+                raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
+            D = lcm(*set(denominators))
+            factor = {d: D // d for d in set(denominators)}
+            return list(map(mul, numerators, map(factor.__getitem__, denominators))), D
+    numbers = [_exact_number(v, f"{what}[{i}]") for i, v in enumerate(numbers)]
     if len(numbers) != length:
         raise CertificateError(f"{what} has {len(numbers)} entries, expected {length}")
     D = 1
     for v in numbers:
         if D % v.denominator:          # (a division is much cheaper than a gcd of big numbers)
-            D = D * v.denominator // _gcd(D, v.denominator)
+            D = D * v.denominator // gcd(D, v.denominator)
     return [v.numerator * (D // v.denominator) for v in numbers], D
 
 
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return abs(a)
-
-
-def _idot(u: Any, v: Any) -> int:
-    return sum(map(operator.mul, u, v))
-
-
-def _products(rows: Any, V: list[int]) -> list[int]:
-    """[row·V for row in rows], exactly: one integer matrix–vector product.
-
-    The only arithmetic the kernel does not do in Python: numpy's int64 matrix products where
-    a bound proves them exact (:func:`_int64_products`), else python-flint's ``fmpz_mat``
-    multiplication (FLINT's exact multiprecision integer matrices); both give the same
-    integers as ``[sum(map(mul, row, V)) for row in rows]`` (tests compare the three on
-    adversarial data).
-
-    >>> _products([(1, 2), (3, -4)], [10**40, 1])
-    [10000000000000000000000000000000000000002, 29999999999999999999999999999999999999996]
-    """
-    fast = _int64_products(rows, len(V), V, transposed=False)
-    if fast is not None:
-        return fast
-    import flint
-
-    matrix = _row_matrix(rows, len(V))
-    return [int(v) for v in (matrix * flint.fmpz_mat(len(V), 1, V)).entries()]
-
-
-#: The last immutable data (a tuple of tuples of ints) and its FLINT matrix: the kernel's checks
-#: of one data set (separator, KKT, mistake count, the monitor's margins) convert it once.
-_LAST_MATRIX: list[tuple[Any, Any]] = []
-
-
-def _row_matrix(rows: Any, dim: int) -> Any:
-    """``rows`` as a python-flint ``fmpz_mat`` (remembered for the last tuple of tuples: an
-    immutable object cannot change under the memo)."""
-    import flint
-
-    if _LAST_MATRIX and _LAST_MATRIX[0][0] is rows:
-        return _LAST_MATRIX[0][1]
-    matrix = flint.fmpz_mat(len(rows), dim, [v for row in rows for v in row])
-    if type(rows) is tuple and all(type(row) is tuple for row in rows):
-        _LAST_MATRIX[:] = [(rows, matrix)]
-    return matrix
-
-
-#: numpy's integer matrix product wraps around silently past 2⁶³ − 1: every sum it forms here
-#: is proved to stay below this bound first.
-_INT64_SAFE_BITS = 62
-#: At most this many int64 products per exact product (else FLINT is as fast).
-_MAX_LIMBS = 6
-#: The last immutable data as (rows, int64 matrix, its largest |entry|), or (rows, None, 0).
-_LAST_INT64: list[tuple[Any, Any, int]] = []
-
-
-def _int64_rows(rows: Any, dim: int) -> tuple[Any, int]:
-    """``rows`` as a numpy int64 matrix and its largest |entry|, or (None, 0) when an entry
-    needs more than 31 bits (remembered like :func:`_row_matrix`)."""
-    if _LAST_INT64 and _LAST_INT64[0][0] is rows:
-        return _LAST_INT64[0][1], _LAST_INT64[0][2]
-    import numpy as np
-
-    matrix, biggest = None, 0
-    if rows and dim:
-        try:
-            candidate = np.array(rows, dtype=np.int64)
-        except OverflowError:
-            candidate = None
-        if candidate is not None and candidate.shape == (len(rows), dim):
-            # (not np.abs: it wraps -2⁶³ to itself)
-            biggest = max(int(candidate.max()), -int(candidate.min()))
-            if biggest < 2**31:
-                matrix = candidate
-    if type(rows) is tuple and all(type(row) is tuple for row in rows):
-        _LAST_INT64[:] = [(rows, matrix, biggest)]
-    return matrix, biggest
-
-
-def _int64_products(rows: Any, dim: int, V: list[int], transposed: bool) -> list[int] | None:
-    """[row·V for row in rows] (or, ``transposed``, Σₙ Vₙ rowₙ) by numpy int64 products, or
-    None when no bound proves them exact in a few products.
-
-    V is split into limbs of b bits, V = Σⱼ 2^(jb) Vⱼ with |Vⱼ| < 2^b, and M·V = Σⱼ 2^(jb) M·Vⱼ.
-    Each entry of M·Vⱼ is a sum of ``length`` products |Mₙᵢ Vⱼᵢ| < max|M| · 2^b, so b is
-    chosen with length · max|M| · 2^b ≤ 2^62: no sum can wrap around.
-
-    >>> _int64_products(((1, 2), (3, -4)), 2, [10**400, 1], transposed=False) is None
-    True
-    >>> _int64_products(((1, 2), (3, -4)), 2, [10**12, -1], transposed=False)
-    [999999999998, 3000000000004]
-    """
-    matrix, biggest = _int64_rows(rows, dim)
-    if matrix is None or not V:
-        return None
-    import numpy as np
-
-    length = len(rows) if transposed else dim
-    bits = _INT64_SAFE_BITS - (length * max(biggest, 1)).bit_length()
-    largest = max(map(abs, V))
-    if bits < 8 or -(-largest.bit_length() // bits) > _MAX_LIMBS:
-        return None
-    operand = matrix.T if transposed else matrix
-    mask = (1 << bits) - 1
-    total: list[int] | None = None
-    shift = 0
-    while largest >> shift or total is None:
-        limb = [(v >> shift) & mask if v >= 0 else -((-v >> shift) & mask) for v in V]
-        part = (operand @ np.array(limb, dtype=np.int64)).tolist()
-        total = part if total is None else [t + (p << shift) for t, p in zip(total, part)]
-        shift += bits
-    return total
+#: ints and Fractions exactly (no subclass: their own ``numerator`` and ``denominator``).
+_PLAIN_NUMBERS = {int, Fraction}
 
 
 def row_products(rows: Any, V: Any) -> list[int]:
@@ -202,27 +110,12 @@ def row_products(rows: Any, V: Any) -> list[int]:
     [7, 11]
     """
     V = list(V)
-    if not set(map(type, V)) <= _INT or any(len(row) != len(V) for row in rows):
+    valid = set(map(type, V)) <= _INT and _rows_of_ints(rows, len(V))    # (one memo lookup)
+    if not set(map(type, V)) <= _INT or not valid and any(len(row) != len(V) for row in rows):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
-    if not _rows_of_ints(rows, len(V)):
+    if not valid:
         raise CertificateError("row_products needs integer rows")
     return _products(rows, V)
-
-
-def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
-    """Σₙ cₙ rowₙ, exactly (the transposed product, numpy or python-flint as in
-    :func:`_products`).
-
-    >>> _combination([2, -1], [(1, 2), (3, 4)], 2)
-    [-1, 0]
-    """
-    fast = _int64_products(rows, dim, coefficients, transposed=True)
-    if fast is not None:
-        return fast
-    import flint
-
-    matrix = _row_matrix(rows, dim)
-    return [int(v) for v in (flint.fmpz_mat(1, len(rows), coefficients) * matrix).entries()]
 
 
 #: The last data that passed :func:`_check_data` when they were immutable (a tuple of tuples
@@ -245,17 +138,26 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
             _rows_of_ints(rows, dim)):
         _first_bad_row(rows, labels, dim)
     if type(rows) is tuple and type(labels) is tuple and \
-            all(type(row) is tuple for row in rows):
+            set(map(type, rows)) <= {tuple}:
         _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
+
+
+#: The last tuple of tuples that passed :func:`_rows_of_ints` and its dimension (one pass a set).
+_LAST_ROWS: list[tuple[Any, int]] = []
 
 
 def _rows_of_ints(rows: Any, dim: int) -> bool:
     """Whether ``rows`` is a tuple or list of tuples or lists of ``dim`` plain ints (one pass
     over all entries at once; a builtin sequence's length and iteration cannot disagree)."""
-    return type(rows) in _SEQUENCES and \
-        all(type(row) in _SEQUENCES and len(row) == dim for row in rows) and \
+    if _LAST_ROWS and _LAST_ROWS[0][0] is rows and _LAST_ROWS[0][1] == dim:
+        return True
+    row_types = set(map(type, rows)) if type(rows) in _SEQUENCES else {None}
+    valid = row_types <= set(_SEQUENCES) and set(map(len, rows)) <= {dim} and \
         set(map(type, chain.from_iterable(rows))) <= _INT
+    if valid and type(rows) is tuple and row_types <= {tuple}:
+        _LAST_ROWS[:] = [(rows, dim)]
+    return valid
 
 
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
@@ -312,15 +214,13 @@ def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
     """
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
-    best, argmin = None, -1
-    for n, (score, y) in enumerate(zip(_products(rows, W), labels)):
-        s = y * score
-        if s <= 0:
-            raise CertificateError(f"row {n}: y w.x = {Fraction(s, D * scale)} <= 0: w does not "
-                                   "separate the data", index=n)
-        if best is None or s < best:
-            best, argmin = s, n
-    return MarginFacts(Fraction(best, D * scale), argmin)  # type: ignore[arg-type]
+    margins = list(map(mul, labels, _products(rows, W)))       # yₙ W·rowₙ
+    best = min(margins)
+    if best <= 0:
+        n = next(n for n, s in enumerate(margins) if s <= 0)
+        raise CertificateError(f"row {n}: y w.x = {Fraction(margins[n], D * scale)} <= 0: w "
+                               "does not separate the data", index=n)
+    return MarginFacts(Fraction(best, D * scale), margins.index(best))
 
 
 def check_max_margin(rows: Any, scale: int, labels: Any, w: Any, alpha: Any) -> Fraction:
@@ -353,27 +253,27 @@ def check_max_margin_separator(rows: Any, scale: int, labels: Any, w: Any,
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
     A, E = _over_common_denominator(alpha, len(rows), "alpha")
-    for n, a in enumerate(A):
-        if a < 0:
-            raise CertificateError(f"dual feasibility: alpha[{n}] = {Fraction(a, E)} < 0", index=n)
+    if A and min(A) < 0:
+        n = next(n for n, a in enumerate(A) if a < 0)
+        raise CertificateError(f"dual feasibility: alpha[{n}] = {Fraction(A[n], E)} < 0", index=n)
     # stationarity: W/D = Σ (Aₙ/E) yₙ rowₙ / scale  <=>  W·E·scale = D·Σ Aₙ yₙ rowₙ
-    combination = _combination([a * y for a, y in zip(A, labels)], rows, dim)
+    combination = _combination(list(map(mul, A, labels)), rows, dim)
     for i in range(dim):
         if W[i] * E * scale != D * combination[i]:
             raise CertificateError(f"stationarity: w != sum_n alpha_n y_n x_n in coordinate {i}")
     unit = D * scale  # yₙ w·xₙ = yₙ W·rowₙ / unit
-    best, argmin = None, -1
-    for n, (a, y, score) in enumerate(zip(A, labels, _products(rows, W))):
-        s = y * score
-        if best is None or s < best:
-            best, argmin = s, n
-        if s < unit:
-            raise CertificateError(f"primal feasibility: row {n}: y w.x = {Fraction(s, unit)} < 1",
-                                   index=n)
-        if a and s != unit:
-            raise CertificateError(f"complementary slackness: row {n}: alpha = {Fraction(a, E)} "
-                                   f"> 0 but y w.x = {Fraction(s, unit)} != 1", index=n)
-    return MarginFacts(Fraction(best, unit), argmin), Fraction(_idot(W, W), D * D)
+    margins = list(map(mul, labels, _products(rows, W)))       # yₙ W·rowₙ
+    best = min(margins)
+    if best < unit or any(margins[n] != unit for n in compress(range(len(A)), A)):
+        for n, (a, s) in enumerate(zip(A, margins)):           # the first row at fault
+            if s < unit:
+                raise CertificateError(f"primal feasibility: row {n}: y w.x = "
+                                       f"{Fraction(s, unit)} < 1", index=n)
+            if a and s != unit:
+                raise CertificateError(f"complementary slackness: row {n}: alpha = "
+                                       f"{Fraction(a, E)} > 0 but y w.x = {Fraction(s, unit)} "
+                                       "!= 1", index=n)
+    return MarginFacts(Fraction(best, unit), margins.index(best)), Fraction(_idot(W, W), D * D)
 
 
 def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction:
@@ -393,11 +293,11 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     """
     dim = _check_data(rows, scale, labels)
     A, E = _over_common_denominator(alpha, len(rows), "alpha")
-    for n, a in enumerate(A):
-        if a < 0:
-            raise CertificateError(f"alpha[{n}] = {Fraction(a, E)} < 0", index=n)
+    if A and min(A) < 0:
+        n = next(n for n, a in enumerate(A) if a < 0)
+        raise CertificateError(f"alpha[{n}] = {Fraction(A[n], E)} < 0", index=n)
     # αₙ = Aₙ/E, xₙ = rowₙ/scale: (Σ αₙ)²/‖v‖² = (Σ Aₙ)² scale² / ‖Σ Aₙ yₙ rowₙ‖²
-    combination = _combination([a * y for a, y in zip(A, labels)], rows, dim)
+    combination = _combination(list(map(mul, A, labels)), rows, dim)
     length2 = _idot(combination, combination)
     if not length2:
         raise CertificateError("sum_n alpha_n y_n x_n = 0 bounds nothing" if any(A) else
@@ -418,12 +318,12 @@ def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
     """
     dim = _check_data(rows, scale, labels)
     L, _ = _over_common_denominator(lam, len(rows), "lambda")
-    for n, v in enumerate(L):
-        if v < 0:
-            raise CertificateError(f"lambda[{n}] < 0", index=n)
+    if L and min(L) < 0:
+        n = next(n for n, v in enumerate(L) if v < 0)
+        raise CertificateError(f"lambda[{n}] < 0", index=n)
     if not any(L):
         raise CertificateError("lambda = 0 proves nothing")
-    total = _combination([v * y for v, y in zip(L, labels)], rows, dim)
+    total = _combination(list(map(mul, L, labels)), rows, dim)
     for i in range(dim):
         if total[i]:
             raise CertificateError(f"sum_n lambda_n y_n x_n != 0 in coordinate {i}")
@@ -449,15 +349,11 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     if zero not in ZERO_RULES:
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
-    mistakes = 0
-    for s, y in zip(_products(rows, W), labels):
-        # s has the sign of w·x (W = D·w, row = scale·x, D, scale > 0)
-        if s != 0:
-            mistakes += (s > 0) != (y > 0)
-        else:
-            mistakes += zero == "mistake" or (zero == "positive" and y < 0) or \
-                (zero == "negative" and y > 0)
-    return mistakes
+    scores = _products(rows, W)    # sᵢ has the sign of w·xᵢ (W = D·w, row = scale·x, D, scale > 0)
+    wrong = sum(map(operator.lt, map(mul, labels, scores), [0] * len(scores)))   # y s < 0
+    at_zero = list(compress(labels, map(operator.not_, scores)))                 # labels, s = 0
+    return wrong + {"mistake": len(at_zero), "positive": at_zero.count(-1),
+                    "negative": at_zero.count(1), "correct": 0}[zero]
 
 
 def check_mistake_count(rows: Any, scale: int, labels: Any, w: Any, claimed: int,

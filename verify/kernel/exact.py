@@ -55,8 +55,8 @@ def exact_fraction(value: Any) -> Fraction | None:
     True
     """
     if type(value) is Fraction and type(value.numerator) is int and \
-            type(value.denominator) is int:
-        return value
+            type(value.denominator) is int and value.denominator > 0:
+        return value   # (a denominator forged <= 0 is rebuilt below: its sign goes up)
     whole = _plain_int(value)
     if whole is not None:
         return Fraction(whole)

@@ -358,8 +358,7 @@ def near_max_margin(dataset: Any) -> Separator | None:
     >>> s.tightest_updates is None
     True
     """
-    Z = [row if y > 0 else tuple(map(neg, row)) for y, row in zip(dataset.labels, dataset.rows)]
-    A = _float_matrix(Z)
+    A = _signed_float_matrix(dataset)
     proposal = _float_max_margin(A) if A is not None else None
     if proposal is None:
         return None
@@ -432,6 +431,26 @@ def _rounded(values: Sequence[Fraction], bits: int) -> tuple[Fraction, ...]:
     return tuple(Fraction(round(v * unit)) / unit for v in values)
 
 
+def _signed_float_matrix(dataset: Any) -> Any:
+    """:func:`_float_matrix` of the rows yₙ rowₙ, from the data set's int64 matrix when it has
+    one (the same floats, without a Python row per point).
+
+    >>> import pla
+    >>> _signed_float_matrix(pla.Dataset.from_rows([[2, 1], [1, 3]], [1, -1])).tolist()
+    [[0.3333333333333333, 0.6666666666666666, 0.3333333333333333], [-0.3333333333333333, -0.3333333333333333, -1.0]]
+    """
+    matrix = getattr(dataset, "int64_rows", None)
+    if matrix is not None and matrix.size and \
+            max(int(matrix.max()), -int(matrix.min())) <= 2**31:
+        import numpy as np
+
+        exact = matrix * np.array(dataset.labels, dtype=np.int64)[:, None]   # |entries| ≤ 2³¹
+        biggest = max(int(exact.max()), -int(exact.min())) or 1
+        return exact.astype(np.float64) / float(biggest)
+    return _float_matrix([row if y > 0 else tuple(map(neg, row))
+                          for y, row in zip(dataset.labels, dataset.rows)])
+
+
 def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
     """Floats rounded to integers over one power of two (about 50 significant bits for the
     largest); entries of magnitude at most ``floor_at`` become 0.
@@ -441,12 +460,22 @@ def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
     """
     import math
 
-    biggest = max((abs(float(v)) for v in values), default=0.0)
+    import numpy as np
+
+    floats = np.asarray(values, dtype=np.float64)
+    biggest = float(np.abs(floats).max()) if floats.size else 0.0
     if not biggest or not math.isfinite(biggest):
         return tuple(Fraction(0) for _ in values)
     shift = 50 - math.frexp(biggest)[1]
     scale = Fraction(2) ** shift
     zero = Fraction(0)
+    if floats.ndim == 1:              # the same Fractions from whole arrays: |values| < 2⁵¹
+        rounded = np.rint(np.ldexp(floats, shift))        # after scaling, so rint is exact
+        rounded[np.abs(floats) <= floor_at] = 0.0         # (and half-even, as round() is)
+        out = [zero] * len(floats)
+        for j in np.flatnonzero(rounded).tolist():        # (either branch below: k / numerator)
+            out[j] = Fraction(int(rounded[j]), scale.numerator)
+        return tuple(out)
     if scale.denominator == 1:                   # huge values: integers times 2^-shift
         return tuple(zero if abs(float(v)) <= floor_at else
                      Fraction(round(math.ldexp(float(v), shift))) / scale for v in values)

@@ -117,6 +117,32 @@ def scaling_markdown(report: dict[str, Any]) -> str:
                          f"{r['numpy_cpu_seconds']:.3f} s | {r['ratio_median']:.2f}× | "
                          f"{before} |")
         lines.append("")
+    checks = report.get("check_by_shape")
+    if checks:
+        m = report.get("check_by_shape_machine", report["machine"])
+        load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
+        lines += ["`pla run --check` against `pla run` by shape, whole processes (CPU-time "
+                  f"medians of the per-round ratios of alternating runs on {m['cpu']}{load}; "
+                  "*before* is the code before issue 29's part 3):",
+                  "", "| data | pla run | pla run --check | ratio | ratio before |",
+                  "|---|---:|---:|---:|---:|"]
+        for label, r in checks["whole_process"].items():
+            before = f"{r['before_ratio_median']:.2f}×" if "before_ratio_median" in r else "–"
+            lines.append(f"| {label} | {r['run_cpu_seconds']:.3f} s | "
+                         f"{r['check_cpu_seconds']:.3f} s | {r['ratio_median']:.2f}× | "
+                         f"{before} |")
+        lines += ["", "In one process with the engine loaded: the check's set-up (w_f's "
+                  "certificate, checked by the kernel, and the monitor) and the whole check "
+                  "(set-up, monitored run, end check) over the plain run (CPU-time medians):",
+                  "", "| data | run | set-up | set-up / run | check / run | before: set-up / "
+                  "run | before: check / run |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for label, r in checks["in_process"].items():
+            before = (f"{r['before_setup_over_run']:.1f}× | {r['before_check_over_run']:.1f}×"
+                      if "before_setup_over_run" in r else "– | –")
+            lines.append(f"| {label} | {r['run_cpu_seconds']:.3f} s | "
+                         f"{r['setup_cpu_seconds']:.3f} s | {r['setup_over_run']:.1f}× | "
+                         f"{r['check_over_run']:.1f}× | {before} |")
+        lines.append("")
     return "\n".join(lines)
 
 
