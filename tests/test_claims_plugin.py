@@ -29,7 +29,7 @@ def test_named_markdown_file_collects_one_item_per_claim(pytester):
     result = pytester.runpytest("notes.md", "-v")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*notes.md::notes.md:3 PASSED*", "*notes.md::notes.md:8 FAILED*",
-                                 "*counterexample x = 1/2*"])
+                                 "*at x = 1/2: x**2 = 1/4 < x = 1/2*"])
 
 
 def test_markdown_files_are_not_collected_unless_named_or_configured(pytester):
@@ -109,7 +109,7 @@ def test_a_false_claim_fails_and_so_does_every_claim_that_uses_it(pytester):
     result = pytester.runpytest("--claims", "docs")
     result.assert_outcomes(passed=1, failed=2)
     out = result.stdout.str()
-    assert "refuted: counterexample a = 1, b = 1" in out
+    assert "at a = 1, b = 1: a/b + b/a = 2 < 3" in out
     assert "uses 'amgm' (intro.md:1), which is not fully verified" in out
 
 

@@ -24,7 +24,7 @@ from verify.claims.verdict import STATUSES, Verdict, _prove, check_claim_text, d
 __all__ = ["Verdict", "ClaimBlock", "FileClaim", "decide_claim", "find_claim_blocks",
            "check_claim_text", "check_markdown_file", "check_markdown_files", "parse_claim",
            "ClaimSyntaxError", "STATUSES", "resolve_dependencies", "check_markdown_text",
-           "domain_conditions", "_prove", "_Prover", "_constant_root_certificate"]
+           "domain_conditions", "own_problems", "_prove", "_Prover", "_constant_root_certificate"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,8 @@ class FileClaim:
         return not self.problems
 
 
-def _own_problems(verdict: Verdict, block: ClaimBlock) -> list[str]:
+def own_problems(verdict: Verdict, block: ClaimBlock) -> list[str]:
+    """Why a claim fails on its own (not through ``uses:``): its block, or its verdict."""
     if block.error:
         return [block.error]
     if verdict.as_expected:
@@ -113,7 +114,7 @@ def check_markdown_text(text: str, path: str = "<text>") -> list[FileClaim]:
     for b in find_claim_blocks(text):
         verdict = check_claim_text(b.body) if not b.error else \
             Verdict("invalid", None, reason=b.error)
-        found.append(FileClaim(path, b.line, b, verdict, tuple(_own_problems(verdict, b))))
+        found.append(FileClaim(path, b.line, b, verdict, tuple(own_problems(verdict, b))))
     return found
 
 
