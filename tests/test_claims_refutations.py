@@ -7,6 +7,8 @@ vectors), and the message states the value of each side.
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.claims import check_claim_text
 from verify.claims.checker import check_markdown_text
@@ -107,3 +109,16 @@ def test_a_uses_problem_is_named_once():
     second = resolve_dependencies(check_markdown_text(text))[1]
     assert verdict_lines(second) == ("<text>:6: proved: for all real x: x**2 >= 0  [FAILS: uses "
                                      "'bad' (<text>:1), which is not fully verified]")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(-9, 9), st.integers(-9, 9))
+def test_a_false_quadratic_is_refuted_at_a_point_where_it_really_fails(a, b, c):
+    verdict = check_claim_text(f"{a}*x**2 + {b}*x + {c} >= 0")
+    false_somewhere = b * b - 4 * a * c > 0
+    # a true quadratic is never refuted (the certificate search may still leave it unproved)
+    assert (verdict.status == "refuted") == false_somewhere, verdict.headline()
+    if false_somewhere:
+        x = verdict.counterexample["x"]
+        assert isinstance(x, Fraction) and a * x * x + b * x + c < 0
+        assert verdict.reason.startswith(f"x = {x}: ")
