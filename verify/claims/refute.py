@@ -112,9 +112,7 @@ def _constants(claim: Claim) -> list[Fraction]:
             return
         if e[0] == "num":
             found.append(e[1])
-        elif e[0] in ("sym", "vec"):
-            return
-        else:
+        elif e[0] != "sym":
             for part in e[1:]:
                 walk(part)
     for r in claim.assumptions + claim.goals:
@@ -136,7 +134,8 @@ def _simple_fractions(limit: int) -> list[Fraction]:
 def scalar_values(claim: Claim) -> list[Fraction]:
     """The values tried for each scalar, in order: the simplest, then the boundaries of the
     assumptions and the claim's numbers (c, c +- 1/4, c +- 1/2, c +- 1, 2c, c/2, -c, and the
-    midpoint of two of them), then the rest of the grid and a fine scan of fractions with small denominators.
+    midpoint of two of them), then the rest of the grid and a fine scan of fractions with small
+    denominators.
 
     >>> from verify.claims.parser import parse_claim
     >>> scalar_values(parse_claim("assume: r < 7\\nr <= 7"))[11:15]

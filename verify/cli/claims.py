@@ -58,7 +58,8 @@ def verdict_lines(claim: Any, verbose: bool = False) -> str:
     the ``uses:`` problem), never the verdict twice.
 
     >>> from verify.claims.checker import check_markdown_text
-    >>> print(verdict_lines(check_markdown_text("```claim\\nexpect: refuted\\nx**2 >= x\\n```\\n")[0]))
+    >>> block = "```claim\\nexpect: refuted\\nx**2 >= x\\n```\\n"
+    >>> print(verdict_lines(check_markdown_text(block)[0]))
     <text>:1: refuted: x**2 >= x, at x = 1/2: x**2 = 1/4 < x = 1/2
     """
     from verify.claims.checker import own_problems
