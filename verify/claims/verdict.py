@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from verify.claims.parser import Claim, ClaimSyntaxError, Relation, parse_claim
-from verify.claims.refute import fmt, refute
+from verify.claims.refute import refute
 
 __all__ = ["STATUSES", "Verdict", "decide_claim", "check_claim_text", "claim_text"]
 
