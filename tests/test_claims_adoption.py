@@ -72,7 +72,7 @@ def test_a_false_claim_fails_pytest_mkdocs_and_the_hook_command(fresh_venv, tmp_
     project = _project(tmp_path, TRUE_PAGE + FALSE_CLAIM)
     bin_ = fresh_venv / "bin"
     result = _run([bin_ / "pytest", "--claims", "docs"], project)
-    assert result.returncode == 1 and "counterexample x = 1/2" in result.stdout, result.stdout
+    assert result.returncode == 1 and "at x = 1/2: x**2 = 1/4 < x = 1/2" in result.stdout, result.stdout
     result = _run([bin_ / "mkdocs", "build", "--strict"], project)
     assert result.returncode != 0 and "index.md:20: claim refuted" in result.stderr, \
         result.stderr

@@ -106,11 +106,12 @@ def test_vectors(text, status):
     assert check_claim_text(text).status == status
 
 
-def test_a_vector_counterexample_is_exact_and_in_the_plane():
+def test_a_vector_counterexample_is_exact_small_and_integer():
     verdict = check_claim_text("vectors: u, v\ndot(u, v) <= dot(u, u)")
     assert verdict.status == "refuted"
     u, v = verdict.counterexample["u"], verdict.counterexample["v"]
-    assert len(u) == len(v) == 2
+    assert 1 <= len(u) == len(v) <= 3
+    assert all(c.denominator == 1 and abs(c) <= 2 for c in u + v)
     assert sum(a * b for a, b in zip(u, v)) > sum(a * a for a in u)
 
 

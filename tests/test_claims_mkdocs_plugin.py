@@ -35,7 +35,7 @@ def test_true_claims_build_strictly_with_badges_certificates_and_a_status_page(t
     assert result.returncode == 0, result.stderr
     page = (site / "site" / "index.html").read_text()
     assert page.count("pla-claim-badge pla-claim-proved") == 2
-    assert "pla-claim-badge pla-claim-refuted" in page and "counterexample x = 1/2" in page
+    assert "pla-claim-badge pla-claim-refuted" in page and "at x = 1/2" in page
     assert "x&#42;&#42;2 &gt;= x" in page  # the claim's text, not Markdown emphasis
     assert "<details class=\"pla-claim-certificate\">" in page
     assert "a &gt; 0 proved from the assumptions" in page  # the domain conditions are shown
@@ -51,7 +51,7 @@ def test_a_false_claim_fails_the_strict_build_naming_it(tmp_path):
     site = _site(tmp_path, {"index.md": PAGE.replace("a/b + b/a >= 2", "a/b + b/a >= 3")})
     result = _build(site)
     assert result.returncode != 0
-    assert "index.md:3: claim refuted: counterexample a = 1, b = 1" in result.stderr
+    assert "index.md:3: claim refuted: a/b + b/a >= 3, at a = 1, b = 1" in result.stderr
     assert "index.md:11: claim uses 'amgm'" in result.stderr  # the claim resting on it fails too
 
 

@@ -38,7 +38,7 @@ def test_named_markdown_file_collects_one_item_per_claim(pytester):
     result = pytester.runpytest("notes.md", "-v")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*notes.md::notes.md:3 PASSED*", "*notes.md::notes.md:8 FAILED*",
-                                 "*counterexample x = 1/2*"])
+                                 "*at x = 1/2: x**2 = 1/4 < x = 1/2*"])
 
 
 def test_markdown_files_are_not_collected_unless_named_or_configured(pytester):
@@ -118,7 +118,7 @@ def test_a_false_claim_fails_and_so_does_every_claim_that_uses_it(pytester):
     result = pytester.runpytest("--claims", "docs")
     result.assert_outcomes(passed=1, failed=2)
     out = result.stdout.str()
-    assert "refuted: counterexample a = 1, b = 1" in out
+    assert "at a = 1, b = 1: a/b + b/a = 2 < 3" in out
     assert "uses 'amgm' (intro.md:1), which is not fully verified" in out
 
 
@@ -127,7 +127,7 @@ def test_failure_names_the_domain_conditions(pytester):
                                    "```claim\nassume: x >= 0, y >= 0\nsqrt(x*y) <= (x + y)/2\n```\n")
     result = pytester.runpytest("--claims", "notes.md")
     result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["*refuted: counterexample x = 1*", "*unproved: no certificate*",
+    result.stdout.fnmatch_lines(["*refuted: x/x == 2, at x = 1*", "*unproved: no certificate*",
                                  "*domain: x*y >= 0: proved from the assumptions*"])
 
 

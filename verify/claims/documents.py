@@ -23,14 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from verify.claims.fences import ClaimBlock, find_claim_blocks
 from verify.claims.parser import Claim, ClaimSyntaxError, parse_claim
 
 __all__ = ["FoundClaim", "FileClaim", "ClaimResolution", "find_file_claims", "check_found",
            "check_markdown_text", "check_markdown_texts", "check_markdown_file",
-           "check_markdown_files", "decide_found"]
+           "check_markdown_files", "decide_found", "own_problems"]
 
 
 @dataclass(frozen=True)
@@ -150,6 +150,20 @@ def decide_found(found: FoundClaim) -> object:
     return decide_claim(found.claim)
 
 
+def own_problems(verdict: Any, error: str = "") -> list[str]:
+    """Why a claim fails by itself (not through ``uses:``): the document's ``error`` (hidden,
+    unclosed, an id given twice), or its verdict when it is not the expected one."""
+    if error:
+        return [error]
+    if verdict.as_expected:
+        return []
+    if verdict.status == "invalid":
+        return [f"invalid: {verdict.reason}"]
+    if verdict.expected == "proved":
+        return [verdict.explain()]
+    return [f"expected {verdict.expected}, got {verdict.explain()}"]
+
+
 class ClaimResolution:
     """Verdicts and problems of claims checked together (one file, a site, a test session).
 
@@ -181,16 +195,7 @@ class ClaimResolution:
 
     def own_problems(self, i: int) -> list[str]:
         """Why the i-th claim fails by itself (not counting what it uses)."""
-        verdict, c = self.verdict(i), self.found[i]
-        if c.error:
-            return [c.error]
-        if verdict.as_expected:
-            return []
-        if verdict.status == "invalid":
-            return [f"invalid: {verdict.reason}"]
-        if verdict.expected == "proved":
-            return [verdict.explain()]
-        return [f"expected {verdict.expected}, got {verdict.explain()}"]
+        return own_problems(self.verdict(i), self.found[i].error)
 
     def _fully_verified(self, ident: str, stack: tuple[str, ...]) -> bool:
         if ident in self._fully:

@@ -14,15 +14,21 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from itertools import product
-from math import isqrt
+from math import gcd, isqrt
 from typing import Any
 
 from verify.claims.parser import Claim, Relation
 
-__all__ = ["refute", "fmt"]
+__all__ = ["refute", "fmt", "counterexample_text", "scalar_values"]
 
-_GRID = [Fraction(v) for v in (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2), 3, -3,
-                               Fraction(1, 3), 10, -10)]
+#: simple values first, so that the first counterexample found is one a reader checks by hand
+#: (squares such as 1/4, 4, 9/4 keep square roots rational)
+_GRID = [Fraction(v) for v in ("0", "1", "-1", "2", "-2", "1/2", "-1/2", "4", "1/4", "-1/4",
+                               "3/2", "-3/2", "3", "-3", "-4", "1/3", "-1/3", "9/4", "1/9", "10",
+                               "-10", "3/4", "1/16", "9", "25/4", "100")]
+#: integer components of the small vectors tried, simplest first (dimensions 1, 2 and 3)
+_COMPONENTS = (0, 1, -1, 2, -2)
+_DIMENSIONS = ((1, 5), (2, 4), (3, 3))  # (dimension, how many of _COMPONENTS per coordinate)
 
 
 def fmt(v: Any) -> str:
@@ -97,44 +103,180 @@ def _holds(r: Relation, point: dict) -> bool:
             "!=": a != b}[r.op]
 
 
+def _constants(claim: Claim) -> list[Fraction]:
+    """The numbers written in the claim (the boundaries of its assumptions, such as 1 in r < 1)."""
+    found: list[Fraction] = []
+
+    def walk(e: Any) -> None:
+        if not isinstance(e, tuple) or not e:
+            return
+        if e[0] == "num":
+            found.append(e[1])
+        elif e[0] != "sym":
+            for part in e[1:]:
+                walk(part)
+    for r in claim.assumptions + claim.goals:
+        walk(r.lhs)
+        walk(r.rhs)
+    return found
+
+
+def _simple_fractions(limit: int) -> list[Fraction]:
+    """p/q in [-4, 4] with q <= limit, the smallest denominators first (a fine scan)."""
+    out = []
+    for q in range(1, limit + 1):
+        for p in range(-4 * q, 4 * q + 1):
+            if gcd(p, q) == 1:
+                out.append(Fraction(p, q))
+    return out
+
+
+def scalar_values(claim: Claim) -> list[Fraction]:
+    """The values tried for each scalar, in order: the simplest, then the boundaries of the
+    assumptions and the claim's numbers (c, c +- 1/4, c +- 1/2, c +- 1, 2c, c/2, -c, and the
+    midpoint of two of them), then the rest of the grid and a fine scan of fractions with small
+    denominators.
+
+    >>> from verify.claims.parser import parse_claim
+    >>> scalar_values(parse_claim("assume: r < 7\\nr <= 7"))[11:15]
+    [Fraction(7, 1), Fraction(29, 4), Fraction(27, 4), Fraction(15, 2)]
+    """
+    near = []
+    for c in _constants(claim):
+        if abs(c.numerator) <= 10**6 and c.denominator <= 10**3:
+            near += [c, c + Fraction(1, 4), c - Fraction(1, 4), c + Fraction(1, 2),
+                     c - Fraction(1, 2), c + 1, c - 1, 2 * c, c / 2, -c]
+    small = sorted({c for c in _constants(claim) if abs(c) <= 10**6})[:12]
+    between = [(p + q) / 2 for i, p in enumerate(small) for q in small[i + 1:]]
+    ordered = _GRID[:11] + near + between + _GRID[11:] + _simple_fractions(16)
+    return list(dict.fromkeys(ordered))
+
+
+def _small_vectors(dimension: int, width: int) -> list[tuple]:
+    """Integer vectors of one dimension, simplest first (components from _COMPONENTS)."""
+    choices = [Fraction(c) for c in _COMPONENTS[:width]]
+    return [tuple(choices[i] for i in index) for index in _shells([len(choices)] * dimension)]
+
+
+def _shells(sizes: list[int]) -> Any:
+    """Index tuples in order of their largest index: every point built from the first m values
+    of each list comes before any point using value m + 1."""
+    if not sizes:
+        yield ()
+        return
+    for m in range(max(sizes)):
+        for index in product(*(range(min(m + 1, size)) for size in sizes)):
+            if max(index, default=0) == m:
+                yield index
+
+
+def _candidates(claim: Claim, points: int, seed: int) -> Any:
+    """Points to try: simple scalar values (see :func:`scalar_values`) and small integer vectors
+    in dimensions 1, 2 and 3, simplest first; then random rationals until ``points``."""
+    values = scalar_values(claim)
+    scalars = len(claim.symbols)
+    count = 0
+    passes = _DIMENSIONS if claim.vectors else ((0, 0),)
+    for dimension, width in passes:
+        vectors = _small_vectors(dimension, width) if claim.vectors else []
+        sizes = [len(values)] * scalars + [len(vectors)] * len(claim.vectors)
+        for n, index in enumerate(_shells(sizes)):
+            if n >= points // len(passes):
+                break
+            count += 1
+            yield tuple(values[i] for i in index[:scalars]) + \
+                tuple(vectors[i] for i in index[scalars:])
+    rng = random.Random(seed)
+
+    def number() -> Fraction:
+        return rng.choice(_GRID) if rng.random() < 0.7 else \
+            Fraction(rng.randint(-20, 20), rng.randint(1, 6))
+    if len(claim.symbols) + len(claim.vectors) < 2:
+        return  # one scalar: its list of values is already tried in full
+    for _ in range(max(0, points - count)):
+        yield tuple(number() for _ in range(scalars)) + \
+            tuple((number(), number()) for _ in claim.vectors)
+
+
+def _near_root(claim: Claim, tried: list[tuple[Fraction, Fraction]]) -> Any:
+    """For a claim in one scalar: where the margin of the goal is smallest among the points
+    tried, the simplest fractions nearby (denominators up to 64)."""
+    if len(tried) < 2:
+        return
+    tried = sorted(tried)
+    best = min(range(len(tried)), key=lambda i: abs(tried[i][1]))
+    low = tried[max(0, best - 1)][0]
+    high = tried[min(len(tried) - 1, best + 1)][0]
+    for q in range(1, 65):
+        for p in range(int(low * q) - 1, int(high * q) + 2):
+            value = Fraction(p, q)
+            if low <= value <= high and value.denominator == q:
+                yield (value,)
+
+
+_NEGATION = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _side(text: str, value: Any) -> str:
+    shown = fmt(value)
+    return shown if text == shown else f"{text} = {shown}"
+
+
+def counterexample_text(point: dict, goal: Relation) -> str:
+    """How the goal fails at the point, with the value of each side: a reader checks it by hand.
+
+    >>> from verify.claims.parser import parse_claim
+    >>> goal = parse_claim("assume: x >= 0\\nsqrt(x) <= x").goals[0]
+    >>> counterexample_text({"x": Fraction(1, 4)}, goal)
+    'x = 1/4: sqrt(x) = 1/2 > x = 1/4'
+    """
+    where = ", ".join(f"{k} = {fmt(v)}" for k, v in point.items())
+    left, right = goal.text.split(f" {goal.op} ", 1) if f" {goal.op} " in goal.text else \
+        (goal.text, "")
+    try:
+        lv, rv = _evaluate(goal.lhs, point), _evaluate(goal.rhs, point)
+    except (_Undefined, _Irrational):
+        return f"{where}: {goal.text} is false"
+    return f"{where}: {_side(left.strip(), lv)} {_NEGATION[goal.op]} {_side(right.strip(), rv)}"
+
+
 def refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
     """((point, goal, why) of a counterexample or None, whether some point satisfied every
-    assumption)."""
+    assumption).  ``why`` states the value of each side (:func:`counterexample_text`)."""
     names = claim.symbols + claim.vectors
-    scalars = len(claim.symbols)
-    if not names:
-        candidates: Any = [()]
-    elif not claim.vectors and len(_GRID) ** len(names) <= points:
-        candidates = product(_GRID, repeat=len(names))
-    else:
-        rng = random.Random(seed)
-
-        def number() -> Fraction:
-            return rng.choice(_GRID) if rng.random() < 0.7 else \
-                Fraction(rng.randint(-20, 20), rng.randint(1, 6))
-
-        def sample() -> Any:  # vectors in the plane: a plane counterexample is one in R^d
-            for _ in range(points):
-                yield tuple(number() if i < scalars else (number(), number())
-                            for i in range(len(names)))
-        candidates = sample()
     satisfiable = False
-    for values in candidates:
+    tried: list[tuple[Fraction, Fraction]] = []
+    one_scalar = len(claim.symbols) == 1 and not claim.vectors
+
+    def attempt(values: tuple) -> tuple | None:
+        nonlocal satisfiable
         point = dict(zip(names, values))
         try:
             if not all(_holds(r, point) for r in claim.assumptions):
-                continue
+                return None
         except (_Undefined, _Irrational):
-            continue
+            return None
         satisfiable = True
         for goal in claim.goals:
             try:
                 if not _holds(goal, point):
-                    return (point, goal, f"the assumptions hold and {goal.text} is false"), True
+                    return point, goal, counterexample_text(point, goal)
+                if one_scalar and goal.op != "integer":
+                    tried.append((values[0], _evaluate(goal.lhs, point) -
+                                  _evaluate(goal.rhs, point)))
             except _Undefined as exc:
-                return (point, goal, f"the assumptions hold and {goal.text} is undefined: "
-                                     f"{exc}"), True
+                where = ", ".join(f"{k} = {fmt(v)}" for k, v in point.items())
+                return point, goal, f"{where}: undefined ({exc})"
             except _Irrational:
                 continue
-    return None, satisfiable
+        return None
 
+    for values in (_candidates(claim, points, seed) if names else [()]):
+        found = attempt(values)
+        if found is not None:
+            return found, True
+    for values in _near_root(claim, tried) if one_scalar else ():
+        found = attempt(values)
+        if found is not None:
+            return found, True
+    return None, satisfiable

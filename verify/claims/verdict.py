@@ -31,9 +31,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from verify.claims.parser import Claim, ClaimSyntaxError, Relation, parse_claim
-from verify.claims.refute import fmt, refute
+from verify.claims.refute import refute
 
-__all__ = ["STATUSES", "Verdict", "decide_claim", "check_claim_text"]
+__all__ = ["STATUSES", "Verdict", "decide_claim", "check_claim_text", "claim_text"]
 
 STATUSES = ("proved", "refuted", "vacuous", "unproved", "invalid")
 
@@ -72,6 +72,49 @@ class Verdict:
         """True when the verdict is the expected one (a parse error never is)."""
         return self.status != "invalid" and self.status == self.expected
 
+    def headline(self) -> str:
+        """One line: the verdict and the statement (the counterexample with the value of each
+        side, for ``refuted``); the certificate is in :meth:`explain` (``pla claims -v``).
+
+        >>> decide_claim(parse_claim("assume: x >= 0\\nsqrt(x) <= x")).headline()
+        'refuted: sqrt(x) <= x, at x = 1/4: sqrt(x) = 1/2 > x = 1/4'
+        """
+        if self.status == "proved":
+            return f"proved: {self.statement or claim_text(self.claim)}"
+        if self.status == "refuted":
+            if self.counterexample:
+                return f"refuted: {'; '.join(g.text for g in self.claim.goals)}, " \
+                       f"at {self.reason}"
+            return f"refuted: {self.reason}"
+        if self.status == "invalid":
+            return f"invalid: {self.reason}"
+        if self.status == "vacuous":
+            return f"vacuous: {claim_text(self.claim)} (the assumptions contradict each other)"
+        return f"unproved: {claim_text(self.claim)}"
+
+    def hint(self) -> str:
+        """At most one short line: what to assume, or which fact is missing ('' if none).
+
+        >>> decide_claim(parse_claim("assume: x > 0\\nx/x == 1")).hint()
+        ''
+        """
+        if self.status != "unproved":
+            return ""
+        reason = self.reason
+        at = reason.find(": assume ")
+        if at >= 0:
+            return _first_clause(reason[at + 2:])
+        if "does not follow from the assumptions" in reason and "(of sqrt(" in reason:
+            condition = reason.split("the domain condition ", 1)[-1].split(" (of sqrt(", 1)[0]
+            return f"assume {condition}"
+        if reason.startswith("no certificate found"):
+            if _mentions(self.claim, ("sqrt", "abs")):
+                return ("missing: squaring both sides or a case split on the signs of Abs and "
+                        "sqrt arguments (the certificate search knows s >= 0, s**2 = e only)")
+            return ("no certificate from products of at most two assumptions and squares: "
+                    "is an assumption missing?")
+        return _first_clause(reason)
+
     def explain(self) -> str:
         """A one-paragraph, human-readable account of the verdict."""
         domain = f"; domain: {'; '.join(self.domain)}" if self.domain else ""
@@ -79,11 +122,44 @@ class Verdict:
             stated = f"{self.statement}, since " if self.statement else ""
             return f"proved: {stated}{self.certificate}{domain}"
         if self.status == "refuted":
-            point = ", ".join(f"{k} = {fmt(v)}" for k, v in self.counterexample.items())
-            where = f"counterexample {point}" if point else "exact evaluation"
-            return f"refuted: {where} ({self.reason})"
+            proof = f"; the kernel's proof: {self.certificate}" if self.certificate else ""
+            return f"{self.headline()}{proof}"
         return f"{self.status}: {self.reason}{domain}"
 
+
+
+def claim_text(claim: Claim | None) -> str:
+    """The claim as the reader wrote it, on one line: ``assume a >= 0: goal``.
+
+    >>> claim_text(parse_claim("assume: a >= 0\\nsqrt(a) >= 0"))
+    'assume a >= 0: sqrt(a) >= 0'
+    """
+    if claim is None:
+        return ""
+    goals = " and ".join(g.text for g in claim.goals)
+    shown = [r.text for r in claim.assumptions]
+    vectors = f"vectors {', '.join(claim.vectors)}; " if claim.vectors else ""
+    return f"{vectors}assume {', '.join(shown)}: {goals}" if shown else f"{vectors}{goals}"
+
+
+_HINT_LENGTH = 160
+
+
+def _mentions(claim: Claim | None, kinds: tuple[str, ...]) -> bool:
+    """True when an expression of the claim contains a node of one of the kinds."""
+    def walk(e: Any) -> bool:
+        return isinstance(e, tuple) and bool(e) and (
+            e[0] in kinds or any(walk(part) for part in e[1:]))
+    return claim is not None and any(walk(r.lhs) or walk(r.rhs)
+                                     for r in claim.assumptions + claim.goals)
+
+
+def _first_clause(text: str) -> str:
+    """The first sentence of a reason, at most _HINT_LENGTH characters."""
+    for stop in ("; ", ". "):
+        if stop in text:
+            text = text.split(stop, 1)[0]
+    return text if len(text) <= _HINT_LENGTH else text[:_HINT_LENGTH - 1].rstrip() + "…"
 
 
 def _prove(claim: Claim, vacuity: bool = True) -> tuple[str, str, tuple[str, ...]]:
@@ -146,7 +222,7 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
-def _negation_proved(claim: Claim) -> str | None:
+def _negation_proved(claim: Claim) -> tuple[str, str] | None:
     """For a claim without variables: the kernel's proof that one of its relations is false."""
     from verify.claims.propose import _sides
 
@@ -156,11 +232,11 @@ def _negation_proved(claim: Claim) -> str | None:
         negated = Relation(goal.lhs, op, goal.rhs, f"{left} {op} {right}")
         status, text, _ = _prove(replace(claim, goals=(negated,)), vacuity=False)
         if status == "proved":
-            return f"{goal.text} is false: the kernel proved {negated.text}: {text}"
+            return f"{goal.text} is false: the kernel proved {negated.text}", text
     return None
 
 
-def decide_claim(claim: Claim, points: int = 2000, extra_points: int = 20000,
+def decide_claim(claim: Claim, points: int = 4500, extra_points: int = 20000,
                  seed: int = 0) -> Verdict:
     """Decide a parsed claim: quick exact search for a counterexample, then the kernel
     (vacuity, domain conditions, the claim), then a wider counterexample search."""
@@ -174,7 +250,8 @@ def decide_claim(claim: Claim, points: int = 2000, extra_points: int = 20000,
         if not claim.symbols:  # constants (e.g. with irrational roots): prove the negation
             negation = _negation_proved(claim)
             if negation is not None:
-                return Verdict("refuted", claim, counterexample={}, reason=negation)
+                return Verdict("refuted", claim, counterexample={}, reason=negation[0],
+                               certificate=negation[1])
         found, _ = refute(claim, extra_points, seed + 1)
         if found is None:
             return Verdict("unproved", claim, reason=text, domain=domain)

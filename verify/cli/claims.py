@@ -39,6 +39,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                         help="also write every proved claim as a Coq theorem with its proof "
                              "into DIR and check them all with coqc (make -C DIR); a claim "
                              "Coq refuses fails the run (exit 1)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also print each claim's full certificate (or reason) and domain")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -59,6 +61,33 @@ def markdown_files(paths: list[str]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def verdict_lines(claim: Any, verbose: bool = False) -> str:
+    """One line per claim (its verdict and statement), at most one hint line, and with
+    ``verbose`` the full certificate; a failing claim says why once (the expected verdict, or
+    the ``uses:`` problem), never the verdict twice.
+
+    >>> from verify.claims.checker import check_markdown_text
+    >>> block = "```claim\\nexpect: refuted\\nx**2 >= x\\n```\\n"
+    >>> print(verdict_lines(check_markdown_text(block)[0]))
+    <text>:1: refuted: x**2 >= x, at x = 1/2: x**2 = 1/4 < x = 1/2
+    """
+    from verify.claims.documents import own_problems
+
+    verdict = claim.verdict
+    line = f"{shown_path(claim.location)}: {verdict.headline()}"
+    if not claim.passed and verdict.status != "invalid" and not claim.block.error:
+        own = set(own_problems(verdict, claim.block.error))
+        why = ([f"expected {verdict.expected}"] if not verdict.as_expected else []) + \
+            [p for p in claim.problems if p not in own]
+        line += f"  [FAILS: {'; '.join(why)}]"
+    hint = verdict.hint()
+    if hint:
+        line += f"\n    hint: {hint}"
+    if verbose:
+        line += f"\n    {verdict.explain()}"
+    return line
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -97,8 +126,7 @@ def handle(args: argparse.Namespace) -> int:
             "failed": len(failed) + len(invalid)}, indent=2))
     else:
         for c in found:
-            note = "" if c.passed or c in invalid else f"  [FAILS: {'; '.join(c.problems)}]"
-            print(f"{shown_path(c.location)}: {c.verdict.explain()}{note}")
+            print(verdict_lines(c, getattr(args, "verbose", False)))
         passed = len(found) - len(failed) - len(invalid)
         print(f"{passed} of {len(found)} claims as expected")
     for c in invalid:

@@ -36,7 +36,7 @@ from typing import Any, Iterable
 
 from verify.claims.parser import Claim, Relation
 from verify.coq.claim_signs import sample_point, value_at
-from verify.coq.library import LOGICAL_ROOT, _makefile, library_source, write_text_atomically
+from verify.coq.library import LOGICAL_ROOT, MARKER, _makefile, library_source
 
 __all__ = ["CoqExportError", "ClaimProof", "coq_statement", "claim_file", "certificate_squares",
            "write_claim_files", "check_claim_files", "check_proved_claims", "PRELUDE_FILES"]
@@ -406,9 +406,12 @@ def write_claim_files(directory: str, proofs: list[ClaimProof]) -> dict[str, Cla
         except CoqExportError as exc:
             raise CoqExportError(f"{proof.location}: cannot be written as Coq: {exc}") from None
         written[f"Claim_{k}.v"] = proof
-    os.makedirs(directory, exist_ok=True)
+    from pla.files import claim_directory, write_text
+
+    # the one write path; a directory holding the user's own files is refused (issue 27)
+    claim_directory(directory, MARKER)
     for name, text in {**files, "Makefile": _claim_makefile(files)}.items():
-        write_text_atomically(os.path.join(directory, name), text)
+        write_text(os.path.join(directory, name), text)
     return written
 
 
