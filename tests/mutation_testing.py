@@ -319,6 +319,7 @@ _KERNEL_TESTS = (
     "tests/test_pocket.py", "tests/test_audit_evidence.py", "tests/test_proofs.py",
     "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
     "tests/test_kernel_certificate_internals.py", "tests/test_attacks_session23.py",
+    "tests/test_kernel_whole_lists.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",
@@ -379,6 +380,7 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/derivations.py": Target(_KERNEL_TESTS),
     "verify/kernel/statements.py": Target(_KERNEL_TESTS),
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
+    "verify/kernel/products.py": Target(_KERNEL_TESTS),
     "verify/kernel/steps.py": Target(_KERNEL_TESTS[:9] + _MONITOR_TESTS),
 }
 
