@@ -497,7 +497,7 @@ def test_too_many_assumptions_stop_before_anything_is_built(tmp_path):
     assert done.code == 1 and claim["status"] == "unproved"
     assert claim["reason"].startswith("search limit reached: 35820 assumptions")
     from verify.claims.checker import check_claim_text
-    from verify.claims.parser import MAX_ASSUMPTIONS
+    from verify.claims.assumption_count import MAX_ASSUMPTIONS
     at_limit = "assume: " + ", ".join(["a >= 0"] * 5) + "\na >= 0"
     assert check_claim_text(at_limit).status == "proved"
     assert MAX_ASSUMPTIONS >= 5

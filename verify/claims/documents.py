@@ -104,7 +104,7 @@ class FileClaim:
 
 def find_file_claims(text: str, path: str = "<text>") -> list[FoundClaim]:
     """Every claim block of Markdown text, parsed, with duplicate ids refused."""
-    from verify.claims.parser import without_assumptions
+    from verify.claims.assumption_count import without_assumptions
     from verify.claims.verdict import search_limit_verdict
 
     found = []

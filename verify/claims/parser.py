@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from verify.claims.vectors import vector_problem
+from verify.claims.vectors import misused_vector
 
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
            "MAX_TEXT", "MAX_DEPTH", "MAX_NODES", "MAX_EXPONENT", "MAX_MONOMIALS",
@@ -40,7 +40,6 @@ MAX_DIGITS = 40        # characters of one numeric literal
 MAX_SYMBOLS = 12       # distinct names in one claim
 MAX_MONOMIALS = 20000  # upper bound on the monomials of an expanded side
 FUNCTIONS = ("sqrt", "Abs", "dot", "norm", "Sum")
-MAX_ASSUMPTIONS = 1000  # relations in the assume: lines, counted on the text before parsing
 MAX_SUM_TERMS = 100    # a sum with numeric bounds is expanded: at most this many terms
 _OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 #: Unicode relations accepted in the source, read as their ASCII spelling.
@@ -426,31 +425,6 @@ def _split_top_level(text: str, line: int) -> list[str]:
     return parts
 
 
-_COMPARISON = re.compile(r"<=|>=|==|!=|[<>=≤≥≠]")
-
-
-def assumption_count(block: str) -> int:
-    """An upper bound on the relations of a block's ``assume:`` lines, counted on the text
-    (its comparison operators) before anything is parsed or built.
-
-    >>> assumption_count("assume: a >= 0, 0 <= b <= 1\\na + b >= 0")
-    3
-    """
-    return sum(len(_COMPARISON.findall(line)) for line in block.splitlines()
-               if line.strip().startswith("assume:"))
-
-
-def without_assumptions(block: str) -> str:
-    """The block with its ``assume:`` lines blanked (the header and the claim kept, at their
-    line numbers).
-
-    >>> without_assumptions("id: x\\nassume: a >= 0\\na >= 0")
-    'id: x\\n\\na >= 0'
-    """
-    return "\n".join("" if line.strip().startswith("assume:") else line
-                     for line in block.splitlines())
-
-
 def parse_claim(block: str) -> Claim:
     """Parse the body of a ```claim block (see the module docstring)."""
     assumptions: list[Relation] = []
@@ -496,14 +470,9 @@ def parse_claim(block: str) -> Claim:
         raise ClaimSyntaxError(goal_line, f"more than {MAX_SYMBOLS} symbols")
     uses = tuple(u.strip() for u in header.get("uses", "").split(",") if u.strip())
     vectors = tuple(v.strip() for v in header.get("vectors", "").split(",") if v.strip())
-    for v in vectors:
-        if not v.isidentifier() or v.startswith("_") or v in FUNCTIONS or not v.isascii():
-            raise ClaimSyntaxError(1, f"vectors: {v!r} is not a name")
-    for r in (*assumptions, *goals):
-        for side in (r.lhs, r.rhs):
-            problem = vector_problem(side, frozenset(vectors))
-            if problem:
-                raise ClaimSyntaxError(goal_line if r in goals else 1, f"{r.text}: {problem}")
+    problem = misused_vector(vectors, assumptions, goals, FUNCTIONS)
+    if problem:
+        raise ClaimSyntaxError(goal_line if problem[0] else 1, problem[1])
     return Claim(tuple(assumptions), tuple(goals), tuple(sorted(names - set(vectors))),
                  goal_line, ident=header.get("id", ""), uses=uses,
                  expect=header.get("expect", "proved"),

@@ -7,9 +7,11 @@ lines.
 
 from __future__ import annotations
 
+from typing import Any
+
 Expr = tuple
 
-__all__ = ["vector_problem"]
+__all__ = ["vector_problem", "misused_vector"]
 
 
 def vector_problem(e: Expr, vectors: frozenset) -> str:
@@ -74,3 +76,23 @@ def _vector_degree(e: Expr, vectors: frozenset) -> tuple[int, str]:
     if db:
         return 0, "cannot divide by a vector"
     return da, ""
+
+
+def misused_vector(vectors: tuple[str, ...], assumptions: Any, goals: Any,
+                   functions: tuple[str, ...]) -> tuple[bool, str] | None:
+    """The first misuse of the declared ``vectors`` in a claim: (in a goal?, message), or None.
+    A vector name must be a plain name, and vectors may occur only as :func:`vector_problem`
+    allows.
+
+    >>> misused_vector(("_v",), (), (), ("dot",))
+    (False, "vectors: '_v' is not a name")
+    """
+    for v in vectors:
+        if not v.isidentifier() or v.startswith("_") or v in functions or not v.isascii():
+            return False, f"vectors: {v!r} is not a name"
+    for r in (*assumptions, *goals):
+        for side in (r.lhs, r.rhs):
+            problem = vector_problem(side, frozenset(vectors))
+            if problem:
+                return r in goals, f"{r.text}: {problem}"
+    return None

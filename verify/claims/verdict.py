@@ -280,7 +280,7 @@ def search_limit_verdict(body: str) -> Verdict | None:
     >>> search_limit_verdict("assume: " + ", ".join(["x >= 0"] * 1001) + "\nx >= 0").reason
     'search limit reached: 1001 assumptions (at most 1000, counted before anything is built)'
     """
-    from verify.claims.parser import MAX_ASSUMPTIONS, assumption_count, without_assumptions
+    from verify.claims.assumption_count import MAX_ASSUMPTIONS, assumption_count, without_assumptions
 
     count = assumption_count(body)
     if count <= MAX_ASSUMPTIONS:
