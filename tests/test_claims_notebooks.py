@@ -51,7 +51,7 @@ def test_pla_claims_checks_markdown_cells_and_locates_them_by_cell_and_line(tmp_
     assert done.code == 1
     lines = done.out.splitlines()
     assert lines[0].startswith(f"{nb}:cell 3:line 3:sq: proved")
-    assert lines[1].startswith(f"{nb}:cell 5:line 2: refuted: counterexample x = 1/2")
+    assert lines[1].startswith(f"{nb}:cell 5:line 2: refuted: x**2 >= x, at x = 1/2")
     assert lines[2].startswith(f"{nb}:cell 6:line 1: proved")
     assert lines[-1] == "2 of 3 claims as expected"
 
@@ -117,5 +117,5 @@ def test_pytest_collects_the_claims_of_a_notebook(pytester):
     result.stdout.fnmatch_lines(["*lecture.ipynb:cell 3:line 3:sq PASSED*",
                                  "*lecture.ipynb:cell 5:line 2 FAILED*",
                                  "*lecture.ipynb:cell 6:line 1 PASSED*",
-                                 "*counterexample x = 1/2*"])
+                                 "*refuted: x**2 >= x, at x = 1/2*"])
 

@@ -207,7 +207,7 @@ def test_the_pre_commit_form_of_check_your_notes_is_usable_as_written() -> None:
     assert repo["repo"] == "local" and "rev" not in repo
     (hook,) = repo["hooks"]
     (shipped,) = yaml.safe_load((DOCS.parent / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    for field in ("id", "entry", "language", "types"):
+    for field in ("id", "entry", "language", "types_or"):
         assert hook[field] == shipped[field], field
     assert hook["language"] == "python" and len(hook["additional_dependencies"]) == 1
 

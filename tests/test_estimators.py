@@ -275,7 +275,7 @@ def test_checked_pocket_checks_every_fit(monkeypatch):
         return dataclasses.replace(result, mistakes=result.mistakes + 1)
 
     monkeypatch.setattr(PocketProblem, "run", lying_run)
-    with pytest.raises(verify.checks.pocket.PocketCheckFailed, match="recount"):
+    with pytest.raises(verify.checks.pocket.PocketCheckFailed, match="reported training mistakes"):
         CheckedPocket(max_updates=10, random_state=2).fit(X, y)
 
 

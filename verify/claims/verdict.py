@@ -277,7 +277,7 @@ def search_limit_verdict(body: str) -> Verdict | None:
     """``unproved: search limit reached`` for a block of more than MAX_ASSUMPTIONS assumptions,
     counted on the text: nothing is parsed or built for them (None for a block within it).
 
-    >>> search_limit_verdict("assume: " + ", ".join(["x >= 0"] * 1001) + "\nx >= 0").reason
+    >>> search_limit_verdict("assume: " + ", ".join(["x >= 0"] * 1001) + "\\nx >= 0").reason
     'search limit reached: 1001 assumptions (at most 1000, counted before anything is built)'
     """
     from verify.claims.assumption_count import MAX_ASSUMPTIONS, assumption_count, without_assumptions
