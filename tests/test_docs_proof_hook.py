@@ -48,4 +48,4 @@ def test_strict_build_fails_on_a_refuted_claim(tmp_path):
     site = _site(tmp_path, "# t\n\n```claim\nx**2 >= x\n```\n")
     result = _build(site)
     assert result.returncode != 0
-    assert "index.md:3: claim refuted: counterexample x = 1/2" in result.stderr
+    assert "index.md:3: claim refuted: x**2 >= x, at x = 1/2" in result.stderr
