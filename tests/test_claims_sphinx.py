@@ -75,7 +75,7 @@ def test_a_refuted_claim_fails_sphinx_build_w_at_every_build_and_the_status_page
     for _ in range(2):  # an unchanged site fails again: the failing page is read again
         built = run(argv, tmp_path)
         assert built.returncode != 0
-        assert f"{docs / 'more.md'}:8: WARNING: claim refuted: counterexample x = 1/2" in \
+        assert f"{docs / 'more.md'}:8: WARNING: claim refuted: x**2 >= x, at x = 1/2" in \
             built.stderr, built.stderr
     status = (tmp_path / "out" / "claims-status.html").read_text()
     assert "<td>more.md:8</td><td></td><td>refuted</td><td>amgm</td><td>no</td>" in status
