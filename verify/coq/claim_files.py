@@ -262,8 +262,8 @@ def _goal_tactic(printer: _Printer, goal: Relation, signs: dict) -> str:
         if goal.op == "!=":
             return "first [ apply Rgt_not_eq; claim_close | apply Rlt_not_eq; claim_close ]"
         return "claim_close"
-    factors = [(f"(- {printer.scalar(d)})" if signs.get(d, 1) < 0 else printer.scalar(d))
-               for _, d in conditions]
+    factors = [(f"(- {printer.scalar(d)})" if (signs.get(d) or 1) < 0 else printer.scalar(d))
+               for _, d in conditions]   # a sign not known (None): the factor is squared below
     multiplier = " * ".join(f"{f} ^ 2" if signs.get(d) is None else f
                             for f, (_, d) in zip(factors, conditions))
     lemma = {"<=": "by_certificate_le", "<": "by_certificate_lt", "==": "by_certificate_eq",
@@ -295,6 +295,10 @@ def claim_file(proof: ClaimProof, name: str) -> str:
         lines.append(f"  intros {' '.join(names + hyp_names)}.".replace("intros .", "idtac."))
         for square in certificate_squares(proof.certificate):
             lines.append(f"  pose proof (pow2_ge_0 {square}).")
+        for i, (kind, e) in enumerate(_conditions(claim.assumptions), 1):
+            if kind == "nonneg":   # sqrt(e) in an assumption: its square and its sign
+                lines.append(f"  pose proof (sqrt_sqrt {printer.scalar(e)} A{i}).")
+                lines.append(f"  pose proof (sqrt_pos {printer.scalar(e)}).")
         for k, e in enumerate(_constant_roots(claim), 1):
             shown = printer.scalar(e)
             lines.append(f"  assert (C{k} : 0 <= {shown}) by lra.")

@@ -29,11 +29,20 @@ def sample_point(claim: Claim) -> dict[str, Fraction] | None:
     for values in product(grid, repeat=len(names)):
         point = dict(zip(names, values))
         try:
-            if all(r.op == "integer" or holds_at(r, point) for r in claim.assumptions):
+            if all(r.op == "integer" or _holds_or_unknown(r, point) for r in claim.assumptions):
                 return point
-        except (ZeroDivisionError, KeyError, ValueError):
+        except (ZeroDivisionError, KeyError):
             continue
     return None
+
+
+def _holds_or_unknown(r: Relation, point: dict) -> bool:
+    """``holds_at``, or True for an assumption this evaluator cannot read (a ``sqrt``, an
+    ``Abs``): the point then satisfies the others only, and Coq checks the sign it is told."""
+    try:
+        return holds_at(r, point)
+    except ValueError:
+        return True
 
 
 def value_at(e: tuple, point: dict) -> Fraction:
