@@ -3,7 +3,7 @@ built: a block over :data:`MAX_ASSUMPTIONS` is ``unproved: search limit reached`
 (:func:`verify.claims.verdict.search_limit_verdict`).  Untrusted: a mistake here can only make a
 claim unproved, never proved.
 
->>> assumption_count("assume: " + ", ".join(["x >= 0"] * 3) + "\nx >= 0")
+>>> assumption_count("assume: " + ", ".join(["x >= 0"] * 3) + "\\nx >= 0")
 3
 """
 
