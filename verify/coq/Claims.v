@@ -26,4 +26,15 @@ Ltac abs_cases :=
 Ltac positive :=
   repeat first [ apply Rmult_lt_0_compat | apply pow_lt ]; first [ lra | nra ].
 
-Ltac claim_close := first [ lra | nra | (field; nonzero) | (abs_cases; nra) ].
+(** Every [e ^ 2] of the goal is >= 0, as a hypothesis [nra] can multiply (once each). *)
+Ltac squares_nonneg :=
+  repeat match goal with
+  | |- context [?e ^ 2] =>
+      lazymatch goal with
+      | _ : 0 <= e ^ 2 |- _ => fail
+      | _ => pose proof (pow2_ge_0 e)
+      end
+  end.
+
+Ltac claim_close :=
+  first [ lra | nra | (field; nonzero) | (abs_cases; nra) | (squares_nonneg; abs_cases; nra) ].
