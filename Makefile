@@ -37,8 +37,10 @@ run: $(STAMP)
 
 # The whole suite. tests/test_site_browser.py builds the site with `mkdocs build --strict` and
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.
+# Two workers (CI has 2 cores); --dist loadfile keeps each file's fixtures (the site build, the
+# Coq library) on one worker, and the adoption tests share one venv (tests/conftest.py).
 test: $(STAMP) chromium fonts coq
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # The documentation site (strict: any warning fails). Scratch files go to build/docs/.
 docs: $(STAMP) fonts coq

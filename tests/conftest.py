@@ -33,7 +33,24 @@ sys.set_int_max_str_digits(0)
 
 @pytest.fixture(scope="session")
 def adopter_venv(tmp_path_factory) -> Path:
-    """The adoption tests' fresh virtual environment, built once per session (tests/adopter.py)."""
+    """The adoption tests' fresh virtual environment, built once per run (tests/adopter.py).
+
+    Under pytest-xdist (``make test`` runs two workers) the workers share one build: the first
+    to need it builds it under the run's common temporary directory while holding a lock, the
+    others wait for it and reuse it.  A failed build marks nothing ready, so the next worker
+    tries again and fails with its own reason."""
+    import fcntl
+
     from tests.adopter import make_adopter_venv
 
-    return make_adopter_venv(tmp_path_factory.mktemp("adopter"))
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the directory every worker's temporary directory lives in
+    with open(base / "adopter.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ready = base / "adopter" / "venv" / ".built-by-the-tests"
+        if not ready.exists():
+            (base / "adopter").mkdir(exist_ok=True)
+            make_adopter_venv(base / "adopter")
+            ready.touch()
+        return ready.parent
