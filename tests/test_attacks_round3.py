@@ -70,3 +70,82 @@ def test_the_printer_tells_a_negative_base_from_a_negated_power():
     negative_base = sp.Pow(sp.Integer(-2), sp.Integer(2), evaluate=False)
     negated = sp.Mul(-1, sp.Pow(sp.Integer(2), sp.Integer(2), evaluate=False), evaluate=False)
     assert expression_text(negative_base) != expression_text(negated)
+
+
+# --- which lines a renderer shows: Python's splitlines is not Markdown's ------------------------
+_NOT_MARKDOWN_LINE_ENDS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("sep", _NOT_MARKDOWN_LINE_ENDS)
+def test_a_visible_claim_after_a_character_splitlines_breaks_at_is_checked(sep):
+    """str.splitlines() ends a line at these characters, CommonMark does not: every line
+    number after one was off by one and the claim fence was taken for the inside of another
+    fence, so a visible false claim was never checked ("0 of 0 claims", exit 0)."""
+    from verify.claims.documents import check_markdown_text
+
+    claims = check_markdown_text(f"a{sep}b\n\n```claim\nx >= 1\n```\n")
+    assert [(c.line, c.verdict.status, c.passed) for c in claims] == [(3, "refuted", False)]
+
+
+@pytest.mark.parametrize("sep", _NOT_MARKDOWN_LINE_ENDS)
+def test_a_comment_line_does_not_hide_an_assumption_behind_such_a_character(sep):
+    """The reader sees one comment line '# why...assume: x >= 5'; the parser split it in two
+    and read a hidden assumption that made the false x >= 3 true."""
+    from verify.claims.documents import check_markdown_text
+
+    body = f"# why it holds{sep}assume: x >= 5\nx >= 3"
+    assert parse_claim(body).assumptions == ()
+    (claim,) = check_markdown_text(f"```claim\n{body}\n```\n")
+    assert claim.verdict.status == "refuted" and not claim.passed
+
+
+@pytest.mark.parametrize("info", ["cl&#97;im", "&#x63;laim", "{.cl&#97;im}"])
+def test_a_claim_fence_whose_info_string_spells_claim_with_an_entity_is_checked(info):
+    """CommonMark decodes entities in an info string: the renderer shows a ``claim`` block
+    (class language-claim) that was never checked."""
+    from verify.claims.documents import check_markdown_text
+
+    claims = check_markdown_text(f"```{info}\nx >= 1\n```\n")
+    assert [(c.verdict.status, c.passed) for c in claims] == [("refuted", False)]
+
+
+def test_the_mkdocs_plugin_replaces_the_lines_the_claim_is_on():
+    """The plugin numbered lines with splitlines too: after a \\x1c it replaced the wrong
+    lines, leaving the claim's own text on the page under another block's badge."""
+    from types import SimpleNamespace
+
+    from verify.claims.mkdocs_plugin import ClaimsPlugin
+
+    plugin = ClaimsPlugin()
+    plugin.load_config({})
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md"))
+    out = plugin.on_page_markdown("a\x1cb\n\n```claim\nx**2 >= 0\n```\ntail\n", page, {}, None)
+    assert "```" not in out and out.startswith("a\x1cb\n") and out.endswith("tail\n")
+    assert "pla-claim-proved" in out
+
+
+# --- Coq: the statement Coq checks is the claim's, and names never collide ----------------------
+def test_coq_keeps_the_domain_of_a_square_root_of_an_irrational_constant():
+    """Coq's sqrt and / are total (sqrt(-1) = 0, 1/0 = 0): a domain condition dropped because
+    its expression has no variables let Coq prove sqrt(sqrt(2) - 2) == 0, which is undefined."""
+    from verify.coq.claim_files import coq_statement
+
+    assert "(0 <= ((sqrt 2) - 2))" in coq_statement(parse_claim("sqrt(sqrt(2) - 2) == 0"), "c")
+    assert "<> 0" in coq_statement(parse_claim("1/(sqrt(2) - sqrt(2)) == 0"), "c")
+
+
+def test_names_of_the_claim_never_collide_with_the_names_of_the_coq_script(tmp_path):
+    """True claims the kernel proves, refused by Coq before: a variable z (the integer's
+    witness), H1 / D1 (hypothesis names), a sum from a negative index (psum f -3 T), and a
+    square root of a constant square root (its argument's sign asserted too early)."""
+    from tests.test_claims_coq import _coqc
+    from verify.claims.documents import check_markdown_text
+    from verify.coq.claim_files import check_proved_claims
+
+    _coqc()
+    texts = ["assume: z integer, z >= 0\nz**2 >= 0", "assume: H1 >= 0, HN >= 1\nH1 + HN >= 1",
+             "assume: n integer, n >= -4\nSum(1, (k, -3, n)) == n + 4",
+             "assume: D1 > 0\n1/D1 > 0", "sqrt(sqrt(2)) >= 1"]
+    claims = check_markdown_text("".join(f"```claim\n{t}\n```\n\n" for t in texts))
+    assert [c.verdict.status for c in claims] == ["proved"] * len(texts)
+    assert check_proved_claims(((c.location, c.verdict) for c in claims), str(tmp_path)) == []
