@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from verify import kernel
 from verify.claims.elaborate import elaborate
@@ -70,6 +72,41 @@ def test_the_printer_tells_a_negative_base_from_a_negated_power():
     negative_base = sp.Pow(sp.Integer(-2), sp.Integer(2), evaluate=False)
     negated = sp.Mul(-1, sp.Pow(sp.Integer(2), sp.Integer(2), evaluate=False), evaluate=False)
     assert expression_text(negative_base) != expression_text(negated)
+
+
+def _trees():
+    leaves = st.one_of(st.sampled_from([a, b, c]), st.integers(-4, 4).map(sp.Integer),
+                       st.tuples(st.integers(-4, 4), st.integers(1, 4)).map(
+                           lambda p: sp.Rational(*p)))
+
+    def extend(children):
+        parts = st.tuples(st.lists(children, min_size=2, max_size=3), st.booleans())
+        return st.one_of(parts.map(lambda p: sp.Add(*p[0], evaluate=p[1])),
+                         parts.map(lambda p: sp.Mul(*p[0], evaluate=p[1])),
+                         st.tuples(children, st.integers(-2, 3), st.booleans()).map(
+                             lambda p: sp.Pow(p[0], p[1], evaluate=p[2])))
+    return st.recursive(leaves, extend, max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_trees())
+@example(sp.Add(a, sp.Pow(sp.Integer(-1), sp.Integer(0), evaluate=False), evaluate=False))
+@example(sp.Pow(sp.Integer(-2), sp.Integer(2), evaluate=False))
+def test_the_canonical_text_of_an_expression_reads_back_as_the_same_value(e):
+    """Whatever a proposer builds (evaluated or not), reading the kernel's text back gives the
+    same value: two expressions with one text have one value."""
+    from verify.kernel.inputs import expression
+    from verify.kernel.statements import expression_text
+
+    try:
+        expression(e, frozenset())
+    except DerivationError:
+        return
+    if e.has(sp.zoo, sp.nan, sp.oo):
+        return
+    back = sp.parse_expr(expression_text(e), local_dict={"a": a, "b": b, "c": c})  # test text
+    difference = sp.cancel(back - e)
+    assert difference == 0 or difference.has(sp.zoo, sp.nan), expression_text(e)
 
 
 # --- which lines a renderer shows: Python's splitlines is not Markdown's ------------------------
