@@ -186,3 +186,13 @@ def test_names_of_the_claim_never_collide_with_the_names_of_the_coq_script(tmp_p
     claims = check_markdown_text("".join(f"```claim\n{t}\n```\n\n" for t in texts))
     assert [c.verdict.status for c in claims] == ["proved"] * len(texts)
     assert check_proved_claims(((c.location, c.verdict) for c in claims), str(tmp_path)) == []
+
+
+def test_a_claim_on_the_first_line_of_a_file_with_a_byte_order_mark_is_checked(tmp_path):
+    """GitHub and mkdocs (which reads utf-8-sig) drop a BOM and show the claim; pla claims
+    read it as paragraph text: "0 of 0 claims", exit 0, for a visible false claim."""
+    from verify.claims.documents import check_markdown_file
+
+    path = tmp_path / "notes.md"
+    path.write_bytes("\ufeff```claim\nx >= 1\n```\n".encode("utf-8"))
+    assert [(c.line, c.verdict.status) for c in check_markdown_file(path)] == [(1, "refuted")]

@@ -122,6 +122,7 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
     from markdown_it import MarkdownIt
     from markdown_it.common.utils import unescapeAll
 
+    text = text[1:] if text.startswith("\ufeff") else text  # a BOM: renderers drop it too
     lines = markdown_lines(text)
     tokens = [t for t in MarkdownIt("commonmark").parse(text) if t.map is not None]
     indented = {b.line: b for b in _indented_claim_blocks(lines)}
