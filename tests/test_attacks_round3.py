@@ -173,8 +173,9 @@ def test_coq_keeps_the_domain_of_a_square_root_of_an_irrational_constant():
 
 def test_names_of_the_claim_never_collide_with_the_names_of_the_coq_script(tmp_path):
     """True claims the kernel proves, refused by Coq before: a variable z (the integer's
-    witness), H1 / D1 (hypothesis names), a sum from a negative index (psum f -3 T), and a
-    square root of a constant square root (its argument's sign asserted too early)."""
+    witness), H1 / D1 (hypothesis names), SProp (a sort), sqrt_pos / sqrt_sqrt (lemmas the
+    script applies), a sum from a negative index (psum f -3 T), and a square root of a constant
+    square root (its argument's sign asserted too early)."""
     from tests.test_claims_coq import _coqc
     from verify.claims.documents import check_markdown_text
     from verify.coq.claim_files import check_proved_claims
@@ -182,7 +183,8 @@ def test_names_of_the_claim_never_collide_with_the_names_of_the_coq_script(tmp_p
     _coqc()
     texts = ["assume: z integer, z >= 0\nz**2 >= 0", "assume: H1 >= 0, HN >= 1\nH1 + HN >= 1",
              "assume: n integer, n >= -4\nSum(1, (k, -3, n)) == n + 4",
-             "assume: D1 > 0\n1/D1 > 0", "sqrt(sqrt(2)) >= 1"]
+             "assume: D1 > 0\n1/D1 > 0", "sqrt(sqrt(2)) >= 1", "assume: SProp >= 0\nSProp + 1 > 0",
+             "assume: sqrt_pos >= 0, sqrt_sqrt >= 0\nsqrt(sqrt_pos)**2 + sqrt_sqrt >= 0"]
     claims = check_markdown_text("".join(f"```claim\n{t}\n```\n\n" for t in texts))
     assert [c.verdict.status for c in claims] == ["proved"] * len(texts)
     assert check_proved_claims(((c.location, c.verdict) for c in claims), str(tmp_path)) == []

@@ -49,7 +49,12 @@ PRELUDE_FILES = ("InnerProduct.v", "Claims.v")
 _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall",
              "fun", "if", "in", "let", "match", "mod", "return", "then", "using", "where", "with",
              "Prop", "Set", "Type", "R", "S", "O", "V", "IP", "Z", "sqrt", "Rabs", "dot", "vadd",
-             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT"}
+             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT", "SProp", "nat",
+             # the lemmas the proof scripts name (a claim's variable would shadow them)
+             "pow2_ge_0", "sqrt_sqrt", "sqrt_pos", "dot_nonneg", "Rle_ge", "Rlt_gt", "Rgt_not_eq",
+             "Rlt_not_eq", "by_certificate_le", "by_certificate_lt", "by_certificate_eq", "S_INR",
+             "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
+             "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
