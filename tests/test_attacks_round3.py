@@ -198,3 +198,22 @@ def test_a_claim_on_the_first_line_of_a_file_with_a_byte_order_mark_is_checked(t
     path = tmp_path / "notes.md"
     path.write_bytes("\ufeff```claim\nx >= 1\n```\n".encode("utf-8"))
     assert [(c.line, c.verdict.status) for c in check_markdown_file(path)] == [(1, "refuted")]
+
+
+def test_the_mkdocs_plugin_places_verdicts_on_a_page_with_front_matter():
+    """mkdocs decides claims on the file's text (front matter included) and hands
+    on_page_markdown the text without it: every claim's verdict landed three lines too low,
+    over the next claim's fence, and the first claim was left as a plain code block."""
+    from types import SimpleNamespace
+
+    from verify.claims.documents import check_markdown_text
+    from verify.claims.mkdocs_plugin import ClaimsPlugin
+
+    body = "```claim\nx**2 >= 0\n```\n\n```claim\nexpect: refuted\nx >= 1\n```\n"
+    plugin = ClaimsPlugin()
+    plugin.load_config({})
+    plugin.claims["p.md"] = check_markdown_text("---\ntitle: t\n---\n" + body, "p.md")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="p.md"))
+    out = plugin.on_page_markdown(body, page, {}, None)
+    assert "```" not in out
+    assert out.index("pla-claim-proved") < out.index("pla-claim-refuted")

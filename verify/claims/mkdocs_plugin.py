@@ -186,8 +186,9 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
                     self.failed.append(message)
         render = _render_latex if self.config.renderer == "latex" else render_plain
         lines = markdown_lines(markdown)  # the lines find_claim_blocks numbers
-        for claim in reversed(known):  # from the end: earlier line numbers stay valid
-            block = claim.block
+        # placed at the lines of *this* markdown (mkdocs strips the front matter the file had
+        # when the claims were decided); from the end: earlier line numbers stay valid
+        for claim, block in reversed(list(zip(known, blocks))):
             rendered = [(block.prefix if k == 0 else block.continuation) + line
                         if line else block.continuation.rstrip()
                         for k, line in enumerate(render(claim).splitlines())]
