@@ -217,3 +217,14 @@ def test_the_mkdocs_plugin_places_verdicts_on_a_page_with_front_matter():
     out = plugin.on_page_markdown(body, page, {}, None)
     assert "```" not in out
     assert out.index("pla-claim-proved") < out.index("pla-claim-refuted")
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("sqrt(sqrt(2)) >= 1", "for all values: sqrt(sqrt(2)) >= 1"),
+    ("Abs(Abs(x) - 1) >= 0", "for all real x: Abs(Abs(x) - 1) >= 0")])
+def test_the_proved_statement_shows_nested_atoms_as_the_reader_wrote_them(text, shown):
+    """The statement printed back showed an inner atom in the certificate's notation:
+    'sqrt(√(2)) >= 1'."""
+    from verify.claims.verdict import check_claim_text
+
+    assert check_claim_text(text).statement == shown
