@@ -76,10 +76,10 @@ class ClaimBlock:
 
 def markdown_lines(text: str) -> list[str]:
     """The lines of ``text`` as CommonMark reads them: a line ends at ``\\n``, ``\\r\\n`` or
-    ``\\r`` only.  (``str.splitlines`` also ends a line at ``\\x0b``, ``\\x0c``, ``\\x1c``-``\\x1e``,
-    ``\\x85``, ``\\u2028`` and ``\\u2029``, which a renderer shows *inside* a line: a claim's
-    ``# comment\\x1cassume: x >= 5`` would hide an assumption, and every line number after such a
-    character would point at the wrong line.)
+    ``\\r`` only.  (``str.splitlines`` also ends a line at ``\\x0b``, ``\\x0c``,
+    ``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028`` and ``\\u2029``, which a renderer shows *inside* a
+    line: ``# comment\\x1cassume: x >= 5`` would hide an assumption, and every line number after
+    such a character would point at the wrong line.)
 
     >>> markdown_lines("a\\x1cb\\r\\nc\\rd\\n")
     ['a\\x1cb', 'c', 'd']
@@ -122,7 +122,7 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
     from markdown_it import MarkdownIt
     from markdown_it.common.utils import unescapeAll
 
-    text = text[1:] if text.startswith("\ufeff") else text  # a BOM: renderers drop it too
+    text = text.removeprefix("\ufeff")  # a byte-order mark: renderers drop it too
     lines = markdown_lines(text)
     tokens = [t for t in MarkdownIt("commonmark").parse(text) if t.map is not None]
     indented = {b.line: b for b in _indented_claim_blocks(lines)}

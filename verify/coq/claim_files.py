@@ -13,8 +13,9 @@ checks, so a bug in that translation cannot make both agree):
   f(a) + ... + f(n)), for every real n the assumptions allow;
 - ``n integer`` is ``exists z' : Z, n = IZR z'``.
 
-The names the file makes up (``z'``, ``H'1``, ``A'1``, ``C'1``, ``D'1``, ``H'N``) have a ``'`` inside:
-a claim's names never have one there (:func:`_name` only appends one), so they never collide.
+The names the file makes up (``z'``, ``H'1``, ``A'1``, ``C'1``, ``D'1``, ``H'N``) have a ``'``
+inside: a claim's names never have one there (:func:`_name` only appends one), so they never
+collide.
 
 The proof is a short script of Coq tactics (``lra``, ``nra``, ``field``, case splits on
 ``Rabs``, ``induction`` for sums) with hints taken from the kernel's certificate (its squares,
