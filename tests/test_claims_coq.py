@@ -37,7 +37,7 @@ def test_statements_are_printed_from_the_parse_tree_with_domains_sums_and_vector
         "Theorem c : forall (x : R), x > 0 -> (x <> 0) /\\ ((x + (1 / x)) >= 2)."
     assert coq_statement(parse_claim("assume: n >= 1, n integer\nSum(k, (k, 1, n)) == n*(n + 1)/2"),
                          "c") == (
-        "Theorem c : forall (n : R), n >= 1 -> (exists z : Z, n = IZR z) -> forall T : nat, "
+        "Theorem c : forall (n : R), n >= 1 -> (exists z' : Z, n = IZR z') -> forall T : nat, "
         "INR T = n - 1 + 1 -> (psum (fun k : R => k) 1 T) = ((n * (n + 1)) / 2).")
     assert coq_statement(parse_claim("vectors: u, v\ndot(u + v, u + v) >= 0"), "c") == \
         "Theorem c : forall (u v : V), (dot (vadd u v) (vadd u v)) >= 0."

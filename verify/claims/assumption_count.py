@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from verify.claims.fences import markdown_lines
+
 __all__ = ["MAX_ASSUMPTIONS", "assumption_count", "without_assumptions"]
 
 MAX_ASSUMPTIONS = 1000  # relations in the assume: lines, counted on the text before parsing
@@ -26,7 +28,7 @@ def assumption_count(block: str) -> int:
     >>> assumption_count("assume: a >= 0, 0 <= b <= 1\\na + b >= 0")
     3
     """
-    return sum(len(_COMPARISON.findall(line)) for line in block.splitlines()
+    return sum(len(_COMPARISON.findall(line)) for line in markdown_lines(block)
                if line.strip().startswith("assume:"))
 
 
@@ -38,4 +40,4 @@ def without_assumptions(block: str) -> str:
     'id: x\\n\\na >= 0'
     """
     return "\n".join("" if line.strip().startswith("assume:") else line
-                     for line in block.splitlines())
+                     for line in markdown_lines(block))

@@ -105,6 +105,7 @@ class Elaborator:
         self.atoms: dict[tuple, Any] = {}      # (node, bound index or None) -> kernel Atom
         self.order: list[Any] = []             # atoms, innermost first
         self.display: dict = {}                # atom symbol -> how a certificate shows it
+        self.written: dict = {}                # atom symbol -> as the reader wrote it
 
     def symbol(self, name: str) -> Any:
         return self.sp.Symbol(name, real=True)
@@ -148,12 +149,13 @@ class Elaborator:
         name = f"_{kind}{len(self.atoms) + 1}"
         symbol = sp.Symbol(name, real=True) if scope is None else \
             sp.IndexedBase(name)[self.symbol(scope)]
-        shown = self.show(argument)
+        shown, written = self.show(argument), str(sp.S(argument).xreplace(self.written))
         atom = self.kernel.Atom(symbol, kind, argument,
-                                f"sqrt({shown})" if kind == "sqrt" else f"Abs({shown})")
+                                f"sqrt({written})" if kind == "sqrt" else f"Abs({written})")
         self.atoms[key] = atom
         self.order.append(atom)
         self.display[symbol] = sp.Symbol(f"\u221a({shown})" if kind == "sqrt" else f"|{shown}|")
+        self.written[symbol] = sp.Symbol(atom.shown)
         return atom
 
     def show(self, e: Any) -> str:

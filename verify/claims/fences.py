@@ -37,8 +37,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ClaimBlock", "find_claim_blocks", "names_claim"]
+__all__ = ["ClaimBlock", "find_claim_blocks", "names_claim", "markdown_lines"]
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _CLAIM_INFO = re.compile(r"^\s*(?:claim(?=$|[\s{])|\{[^}]*(?<![\w-])\.claim(?![\w-])[^}]*\})")
 # What may stand before a fence on its line: indentation, blockquote markers, list markers.
@@ -73,6 +74,22 @@ class ClaimBlock:
                       self.prefix)
 
 
+def markdown_lines(text: str) -> list[str]:
+    """The lines of ``text`` as CommonMark reads them: a line ends at ``\\n``, ``\\r\\n`` or
+    ``\\r`` only.  (``str.splitlines`` also ends a line at ``\\x0b``, ``\\x0c``,
+    ``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028`` and ``\\u2029``, which a renderer shows *inside* a
+    line: ``# comment\\x1cassume: x >= 5`` would hide an assumption, and every line number after
+    such a character would point at the wrong line.)
+
+    >>> markdown_lines("a\\x1cb\\r\\nc\\rd\\n")
+    ['a\\x1cb', 'c', 'd']
+    """
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def names_claim(info: str) -> bool:
     """True when a fence's info string names ``claim``.
 
@@ -103,19 +120,23 @@ def find_claim_blocks(text: str) -> list[ClaimBlock]:
     """Every claim block a renderer shows, and every hidden one with its error (see the
     module docstring)."""
     from markdown_it import MarkdownIt
+    from markdown_it.common.utils import unescapeAll
 
-    lines = text.splitlines()
+    text = text.removeprefix("\ufeff")  # a byte-order mark: renderers drop it too
+    lines = markdown_lines(text)
     tokens = [t for t in MarkdownIt("commonmark").parse(text) if t.map is not None]
     indented = {b.line: b for b in _indented_claim_blocks(lines)}
+    # the renderer's own reading of each info string (entities decoded: ```cl&#97;im is claim)
+    opened = {t.map[0] for t in tokens if t.type == "fence" and names_claim(unescapeAll(t.info))}
     blocks = []
     for i, line in enumerate(lines):
         prefix, rest = _split_container(line)
-        if not _opens_claim(rest):
+        if not _opens_claim(rest) and i not in opened:
             continue
         token = next((t for t in tokens if t.map[0] <= i < t.map[1] and t.type in
                       ("fence", "code_block", "html_block")), None)
         if token is not None and token.type == "fence":
-            if token.map[0] == i and names_claim(token.info):
+            if token.map[0] == i and i in opened:
                 blocks.append(_shown_block(token, lines, prefix))
             continue  # inside another fence: shown as code, not as a claim
         if token is not None and token.type == "html_block":

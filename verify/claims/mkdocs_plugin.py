@@ -171,7 +171,7 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         from verify.claims.documents import check_markdown_text
-        from verify.claims.fences import find_claim_blocks
+        from verify.claims.fences import find_claim_blocks, markdown_lines
 
         blocks = find_claim_blocks(markdown)
         if not blocks:
@@ -185,9 +185,10 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
                     log.warning(message)
                     self.failed.append(message)
         render = _render_latex if self.config.renderer == "latex" else render_plain
-        lines = markdown.splitlines()
-        for claim in reversed(known):  # from the end: earlier line numbers stay valid
-            block = claim.block
+        lines = markdown_lines(markdown)  # the lines find_claim_blocks numbers
+        # placed at the lines of *this* markdown (mkdocs strips the front matter the file had
+        # when the claims were decided); from the end: earlier line numbers stay valid
+        for claim, block in reversed(list(zip(known, blocks))):
             rendered = [(block.prefix if k == 0 else block.continuation) + line
                         if line else block.continuation.rstrip()
                         for k, line in enumerate(render(claim).splitlines())]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from verify.claims.fences import markdown_lines
 from verify.claims.vectors import misused_vector
 
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
@@ -110,8 +111,8 @@ def ascii_source(text: str, line: int) -> str:
     refused *here*, on the source, before Python's parser would NFKC-normalise a name such as
     ``𝑥`` into ``x`` (the claim shown and the claim checked must be the same text).
 
-    >>> ascii_source("x \u2264 1", 1)
-    'x <= 1'
+    >>> ascii_source("x \u2264 1", 1).split()
+    ['x', '<=', '1']
     """
     for unicode, spelled in UNICODE_RELATIONS.items():
         text = text.replace(unicode, f" {spelled} ")
@@ -432,7 +433,7 @@ def parse_claim(block: str) -> Claim:
     names: set[str] = set()
     goal_line = 0
     header: dict[str, str] = {}
-    lines = block.splitlines()
+    lines = markdown_lines(block)  # the lines a renderer shows, never split at \x1c
     if len(lines) > 200:
         raise ClaimSyntaxError(201, "a claim block has at most 200 lines")
     for number, raw in enumerate(lines, 1):

@@ -11,7 +11,11 @@ checks, so a bug in that translation cannot make both agree):
 - vectors are elements of any real inner-product space (``InnerProduct.v``);
 - ``Sum(f, (k, a, n))`` is ``psum (fun k => f) a T`` with ``INR T = n - a + 1`` (``Claims.v``:
   f(a) + ... + f(n)), for every real n the assumptions allow;
-- ``n integer`` is ``exists z : Z, n = IZR z``.
+- ``n integer`` is ``exists z' : Z, n = IZR z'``.
+
+The names the file makes up (``z'``, ``H'1``, ``A'1``, ``C'1``, ``D'1``, ``H'N``) have a ``'``
+inside: a claim's names never have one there (:func:`_name` only appends one), so they never
+collide.
 
 The proof is a short script of Coq tactics (``lra``, ``nra``, ``field``, case splits on
 ``Rabs``, ``induction`` for sums) with hints taken from the kernel's certificate (its squares,
@@ -34,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable
 
-from verify.claims.parser import Claim, Relation
+from verify.claims.parser import Claim, Relation, constant_value
 from verify.coq.claim_signs import sample_point, value_at
 from verify.coq.library import LOGICAL_ROOT, MARKER, _makefile, library_source
 
@@ -46,7 +50,12 @@ PRELUDE_FILES = ("InnerProduct.v", "Claims.v")
 _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall",
              "fun", "if", "in", "let", "match", "mod", "return", "then", "using", "where", "with",
              "Prop", "Set", "Type", "R", "S", "O", "V", "IP", "Z", "sqrt", "Rabs", "dot", "vadd",
-             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT"}
+             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT", "SProp", "nat",
+             # the lemmas the proof scripts name (a claim's variable would shadow them)
+             "pow2_ge_0", "sqrt_sqrt", "sqrt_pos", "dot_nonneg", "Rle_ge", "Rlt_gt", "Rgt_not_eq",
+             "Rlt_not_eq", "by_certificate_le", "by_certificate_lt", "by_certificate_eq", "S_INR",
+             "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
+             "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -134,12 +143,13 @@ class _Printer:
             if self.sums:
                 raise CoqExportError("a claim with two symbolic sums")
             self.sums.append(e)
-            return f"(psum (fun {_name(k)} : R => {self.scalar(body)}) {low} T)"
+            start = _number(Fraction(low))
+            return f"(psum (fun {_name(k)} : R => {self.scalar(body)}) {start} T)"
         raise CoqExportError(f"cannot write {kind} in Coq")
 
     def relation(self, r: Relation) -> str:
         if r.op == "integer":
-            return f"(exists z : Z, {_name(r.lhs[1])} = IZR z)"
+            return f"(exists z' : Z, {_name(r.lhs[1])} = IZR z')"
         return f"{self.scalar(r.lhs)} {_OPS[r.op]} {self.scalar(r.rhs)}"
 
 
@@ -152,7 +162,9 @@ def _domain(e: tuple, out: list[tuple[str, tuple]]) -> None:
             _domain(child, out)
     condition = {"sqrt": ("nonneg", e[1]), "div": ("nonzero", e[2] if kind == "div" else None),
                  "pow": ("nonzero", e[1])}.get(kind)
-    if kind == "pow" and e[2] >= 0 or condition is None or _constant(condition[1]):
+    # a rational constant is checked by the parser (no 1/0, no sqrt(-1)); sqrt(2) - 2 is not
+    if kind == "pow" and e[2] >= 0 or condition is None or constant_value(condition[1]) \
+            is not None:
         return
     if condition not in out:
         out.append(condition)
@@ -278,8 +290,8 @@ def claim_file(proof: ClaimProof, name: str) -> str:
     claim = proof.claim
     printer = _Printer(claim.vectors)
     statement = coq_statement(claim, name)
-    hyp_names = [f"H{i}" for i in range(1, len(claim.assumptions) + 1)]
-    hyp_names += [f"A{i}" for i, c in enumerate(_conditions(claim.assumptions), 1)
+    hyp_names = [f"H'{i}" for i in range(1, len(claim.assumptions) + 1)]
+    hyp_names += [f"A'{i}" for i, c in enumerate(_conditions(claim.assumptions), 1)
                   if c[0] == "nonneg"]
     names = [_name(s) for s in claim.symbols] + [_name(v) for v in claim.vectors]
     point = sample_point(claim)
@@ -297,20 +309,20 @@ def claim_file(proof: ClaimProof, name: str) -> str:
             lines.append(f"  pose proof (pow2_ge_0 {square}).")
         for i, (kind, e) in enumerate(_conditions(claim.assumptions), 1):
             if kind == "nonneg":   # sqrt(e) in an assumption: its square and its sign
-                lines.append(f"  pose proof (sqrt_sqrt {printer.scalar(e)} A{i}).")
+                lines.append(f"  pose proof (sqrt_sqrt {printer.scalar(e)} A'{i}).")
                 lines.append(f"  pose proof (sqrt_pos {printer.scalar(e)}).")
         for k, e in enumerate(_constant_roots(claim), 1):
             shown = printer.scalar(e)
-            lines.append(f"  assert (C{k} : 0 <= {shown}) by lra.")
-            lines.append(f"  pose proof (sqrt_sqrt {shown} C{k}).")
+            lines.append(f"  assert (C'{k} : 0 <= {shown}) by lra.")
+            lines.append(f"  pose proof (sqrt_sqrt {shown} C'{k}).")
             lines.append(f"  pose proof (sqrt_pos {shown}).")
         signs: dict = {}
         for k, (kind, e) in enumerate(_conditions(claim.goals), 1):
             shown = printer.scalar(e)
             if kind == "nonneg":
-                lines.append(f"  assert (D{k} : 0 <= {shown}) by "
+                lines.append(f"  assert (D'{k} : 0 <= {shown}) by "
                              f"(first [ apply dot_nonneg | claim_close ]).")
-                lines.append(f"  pose proof (sqrt_sqrt {shown} D{k}).")
+                lines.append(f"  pose proof (sqrt_sqrt {shown} D'{k}).")
                 lines.append(f"  pose proof (sqrt_pos {shown}).")
                 continue
             sign = None
@@ -322,7 +334,7 @@ def claim_file(proof: ClaimProof, name: str) -> str:
                     sign = None
             signs[e] = sign
             fact = {1: f"0 < {shown}", -1: f"{shown} < 0", None: f"{shown} <> 0"}[sign]
-            lines.append(f"  assert (D{k} : {fact}) by claim_close.")
+            lines.append(f"  assert (D'{k} : {fact}) by claim_close.")
         if claim.vectors:
             lines += _vector_script(claim)
         goals = list(claim.goals)
@@ -341,12 +353,12 @@ def _constant_roots(claim: Claim) -> list[tuple]:
     """The arguments of the constant square roots of a claim (``sqrt(2)``)."""
     out: list[tuple] = []
 
-    def walk(e: tuple) -> None:
-        if e[0] == "sqrt" and _constant(e[1]) and e[1] not in out:
-            out.append(e[1])
+    def walk(e: tuple) -> None:  # innermost first: sqrt(2) is known >= 0 before sqrt(sqrt(2))
         for child in e[1:]:
             if isinstance(child, tuple):
                 walk(child)
+        if e[0] == "sqrt" and _constant(e[1]) and e[1] not in out:
+            out.append(e[1])
     for r in (*claim.assumptions, *claim.goals):
         if r.op != "integer":
             walk(r.lhs)
@@ -389,7 +401,7 @@ def _sum_script(printer: _Printer, claim: Claim, names: list[str],
     n = _name(high[1])
     step = "rewrite IH; claim_close" if goal.op == "==" else "claim_close"
     return [f"  intros {' '.join(names + hyp_names)} T HT.",
-            f"  assert (HN : {n} = INR T + ({low} - 1)) by lra. subst {n}. clear HT.",
+            f"  assert (H'N : {n} = INR T + ({_number(Fraction(low))} - 1)) by lra. subst {n}. clear HT.",
             "  repeat match goal with H : context [INR T] |- _ => clear H end.",
             "  induction T as [|t IH].",
             "  - simpl. claim_close.",

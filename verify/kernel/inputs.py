@@ -33,6 +33,7 @@ verify.kernel.terms.DerivationError: I is not allowed in the kernel (only ration
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -44,6 +45,9 @@ __all__ = ["expression", "snapshot"]
 _NUMBERS_MODULE = "sympy.core.numbers"
 #: The assumptions a plain real symbol may state.
 _REAL_ASSUMPTIONS = {"real": True, "commutative": True}
+# A name is an ASCII identifier: the canonical printer prints a symbol by its name, so a name
+# such as "a + b" would print its product with c as "a + b*c" (another statement's text).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _error(message: str) -> Exception:
@@ -121,6 +125,8 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
 
 
 def _check_symbol(symbol: Any) -> None:
+    if not (type(symbol.name) is str and _NAME.fullmatch(symbol.name)):
+        raise _error(f"symbol {symbol.name!r} is not named by an ASCII identifier")
     stated = dict(getattr(symbol, "_assumptions_orig", {}))
     extra = {k: v for k, v in stated.items() if _REAL_ASSUMPTIONS.get(k) != v}
     if extra:

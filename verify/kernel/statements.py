@@ -98,7 +98,8 @@ def _power(base: Any, exponent: Any) -> str:
 
     sp = _sympy()
     text = expression_text(base)
-    if type(base) in (sp.Add, sp.Mul, sp.Pow) or (isinstance(base, sp.Rational) and base.q != 1):
+    if type(base) in (sp.Add, sp.Mul, sp.Pow) or (isinstance(base, sp.Rational) and
+                                                   (base.q != 1 or base < 0)):
         text = f"({text})"
     return text if exponent == 1 else f"{text}**{exponent}"
 
