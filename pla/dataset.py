@@ -186,16 +186,82 @@ class Dataset:
                 for mr, sr in zip(m.tolist(), shifts.tolist())]
         return cls(tuple(rows), 1 << k, labels, bias, source)
 
+    @classmethod
+    def from_int64_matrix(cls, matrix: Any, scale: int, labels: Any, *, bias: bool,
+                          source: str | None = None, copy: bool = True) -> "Dataset":
+        """Build from an int64 matrix of integer rows over ``scale`` (the bias column included
+        when ``bias``) and a vector of ±1 labels, reducing to lowest terms.
+
+        The matrix is the only copy of the data: ``rows`` (the same numbers as Python integers)
+        is built from it the first time something asks for it, and the fast engine, the
+        fingerprint and the summary never do.  Entries must lie in ±(2⁶³ − 1), so that every
+        |entry| and every gcd is an int64 too; larger numbers belong in :meth:`from_integers`.
+        ``copy=False`` hands the matrix over (it is made read-only, and kept when already in
+        lowest terms): the caller must not change it through another view.
+
+        >>> import numpy as np
+        >>> ds = Dataset.from_int64_matrix(np.array([[2, 4], [2, -6]]), 2, np.array([1, -1]),
+        ...                                bias=True)
+        >>> ds.scale, ds.n, ds.dim, "rows" in ds.__dict__
+        (1, 2, 2, False)
+        >>> ds.rows, ds == Dataset.from_integers([[1, 2], [1, -3]], 1, [1, -1], bias=True)
+        (((1, 2), (1, -3)), True)
+        """
+        import numpy as np
+
+        matrix = np.asarray(matrix)
+        labels = np.asarray(labels)
+        if matrix.dtype != np.int64 or matrix.ndim != 2:
+            raise ValueError("from_int64_matrix needs a 2-D int64 matrix")
+        if matrix.shape[0] == 0:
+            raise ValueError("a data set needs at least one example")
+        if matrix.shape[1] == 0:
+            raise ValueError("examples need at least one coordinate")
+        if labels.shape != (matrix.shape[0],):
+            raise ValueError(f"{matrix.shape[0]} rows but {labels.size} labels")
+        if not np.all((labels == 1) | (labels == -1)):
+            raise ValueError("labels must be +1 or -1")
+        if type(scale) is not int or scale <= 0:
+            raise ValueError("scale must be a positive integer")
+        if np.any(matrix == np.iinfo(np.int64).min):     # |−2⁶³| is not an int64
+            raise ValueError("entries of an int64 matrix must lie within ±(2**63 - 1)")
+        from math import gcd
+
+        g = gcd(int(np.gcd.reduce(np.abs(matrix), axis=None)), scale)
+        matrix = matrix // g if g > 1 else matrix.copy() if copy else matrix
+        matrix.setflags(write=False)
+        label_vector = np.where(labels == 1, 1, -1).astype(np.int64)
+        label_vector.setflags(write=False)
+        dataset = object.__new__(cls)
+        fields = dataset.__dict__
+        fields.update(scale=scale // g, labels=tuple(label_vector.tolist()), bias=bias,
+                      source=source, int64_rows=matrix, int64_labels=label_vector)
+        return dataset
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``rows`` is not yet set: a data set built by from_int64_matrix.
+        fields = self.__dict__
+        matrix = fields.get("int64_rows")
+        if name != "rows" or matrix is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        step = _FINGERPRINT_ROWS      # a block at a time: no list of lists of the whole matrix
+        rows = tuple(chain.from_iterable(map(tuple, matrix[start:start + step].tolist())
+                                         for start in range(0, matrix.shape[0], step)))
+        fields["rows"] = rows
+        return rows
+
     # ----------------------------------------------------------------- views
     @property
     def n(self) -> int:
         """Number of examples."""
-        return len(self.rows)
+        rows = self.__dict__.get("rows")
+        return len(rows) if rows is not None else int(self.int64_rows.shape[0])
 
     @property
     def dim(self) -> int:
         """Length of each example vector (features plus the bias coordinate when ``bias``)."""
-        return len(self.rows[0])
+        rows = self.__dict__.get("rows")
+        return len(rows[0]) if rows is not None else int(self.int64_rows.shape[1])
 
     @property
     def d(self) -> int:
@@ -240,8 +306,15 @@ class Dataset:
                 cells[:, 1::2] = separators
                 h.update("".join(cells.ravel().tolist()).encode())
                 continue
-            tokens = list(map(str, chain.from_iterable(
-                (y, *row) for y, row in zip(labels, self.rows[start:start + step]))))
+            if "rows" not in self.__dict__:    # only the int64 matrix: str of a block's ints
+                import numpy as np
+
+                tokens = list(map(str, np.column_stack(
+                    [self.int64_labels[start:start + step],
+                     self.int64_rows[start:start + step]]).ravel().tolist()))
+            else:
+                tokens = list(map(str, chain.from_iterable(
+                    (y, *row) for y, row in zip(labels, self.rows[start:start + step]))))
             text = [""] * (2 * len(tokens))
             text[0::2] = tokens
             text[1::2] = separators * len(labels)
