@@ -147,7 +147,7 @@ def _coq(data: bytes, bias: bool, path: str,
 
 def _number_matrix(np: Any, text: bytes, first_line: int = 1) -> tuple[Any, Any] | None:
     """Numerators and denominators as rows × width arrays: integers through
-    :func:`read_integer_table` (the denominators then all 1, as one broadcast row), anything
+    :func:`read_integer_table` (the denominators then all 1, one broadcast value), anything
     else through :func:`read_numbers`."""
     integers = read_integer_table(text)
     if integers is not None:
