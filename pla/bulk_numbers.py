@@ -112,7 +112,7 @@ def read_integer_table(data: bytes) -> Any | None:
 
     import numpy as np
 
-    if data.translate(None, b"0123456789+- \t\r\n"):      # a byte of anything else
+    if not data or data.translate(None, b"0123456789+- \t\r\n"):   # a byte of anything else
         return None
     b = np.frombuffer(data, dtype=np.uint8)
     space = (b == 32) | (b == 9) | (b == 10)
@@ -121,11 +121,18 @@ def read_integer_table(data: bytes) -> Any | None:
         if carriage[-1] + 1 >= b.shape[0] or np.any(b[carriage + 1] != 10):
             return None
         space[carriage] = True
-    edges = np.concatenate([[-1], np.flatnonzero(space), [b.shape[0]]])
-    lengths = np.diff(edges) - 1                   # the token between consecutive separators
-    tokens = int(np.count_nonzero(lengths))
-    if tokens == 0 or int(lengths.max()) > MAX_PART_DIGITS:
+    token = ~space
+    del space
+    tokens = int(token[0]) + int(np.count_nonzero(token[1:] > token[:-1]))   # token starts
+    # No run of more than 18 token bytes: runs[p] says "token bytes at p .. p + width − 1",
+    # the width doubled (then topped up) on boolean arrays, no positions held.
+    runs, width = token, 1
+    while width < MAX_PART_DIGITS + 1 and runs.shape[0]:
+        step = min(width, MAX_PART_DIGITS + 1 - width)
+        runs, width = runs[:-step] & runs[step:], width + step
+    if tokens == 0 or np.any(runs):
         return None
+    del runs, token
     try:
         table = np.loadtxt(io.BytesIO(data), dtype=np.int64, ndmin=2, comments=None,
                            encoding="ascii")
