@@ -17,6 +17,7 @@ import pla.fast_engine as fast_engine
 from pla.fast_engine import INT64_LIMIT, EngineStats, run_fast
 from pla.perceptron import RunOptions
 from tests.strategies import datasets, run_options
+from tests.test_filtered_engine import _fingerprint_row_by_row
 
 CARRIERS = ("float", "int64", "bigint")
 
@@ -234,3 +235,20 @@ def test_an_int64_matrix_is_reduced_and_checked():
             pla.Dataset.from_int64_matrix(bad, 1, np.array([1]), bias=False)
     with pytest.raises(ValueError, match="labels"):
         pla.Dataset.from_int64_matrix(np.array([[1, 2]]), 1, np.array([0]), bias=False)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([3, 2**16, 2**16 + 1, INT64_LIMIT]), st.integers(1, 3000),
+       st.booleans())
+def test_the_fingerprint_of_an_int64_matrix_is_the_row_by_row_hash(largest, n, bias):
+    """Table look-up (entries up to 2¹⁶), str of int64 (beyond), one block or several."""
+    import numpy as np
+
+
+    rng = np.random.default_rng(n)
+    matrix = rng.integers(-largest, largest, size=(n, 3), endpoint=True, dtype=np.int64)
+    matrix[0, 0] = 1                                  # lowest terms over scale 1
+    labels = np.where(rng.integers(0, 2, size=n) == 1, 1, -1)
+    held = pla.Dataset.from_int64_matrix(matrix, 1, labels, bias=bias)
+    rows = pla.Dataset.from_integers(matrix.tolist(), 1, labels.tolist(), bias=bias)
+    assert held.fingerprint == _fingerprint_row_by_row(rows) == rows.fingerprint
