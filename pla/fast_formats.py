@@ -193,35 +193,33 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
         if not np.all(positive | (label_num == 0)):
             return None
     y = np.where(positive, 1, -1).tolist()
-    # One common scale: the lcm of the (few) distinct denominators.
-    if den.strides == (0, 0) or not np.any(den != 1):     # integers: one denominator, 1
-        distinct, where = np.ones(1, dtype=np.int64), None       # every entry: distinct[0]
+    # One common scale: the lcm of the denominators.  When the largest is a multiple of every
+    # other one (integers: all 1; decimals: powers of ten) it is that lcm, found without a sort.
+    top = int(den.max())
+    if np.all(top % den == 0):
+        scale, largest_factor = top, top // int(den.min())
     else:
-        distinct, where = np.unique(den, return_inverse=True)
-    scale = lcm(1, *distinct.tolist())
+        distinct = np.unique(den).tolist()
+        scale = lcm(1, *distinct)
+        largest_factor = scale // distinct[0]
     digits = scale.bit_length() * 30103 // 100000 + 1
     if max_data_digits is not None and num.shape[0] * (num.shape[1] + 1) * digits > max_data_digits:
         return None  # too large: the careful parser says where, as a located error
     if max_entries is not None and num.shape[0] * (num.shape[1] + 1) > max_entries:
         return None  # likewise
-    multipliers = [scale // v for v in distinct.tolist()]
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
-    if scale <= _INT64_LIMIT and largest * max(multipliers) <= _INT64_LIMIT:
-        if scale == 1:               # integer data: the numerators are the values
-            values = np.ascontiguousarray(num)
-        else:
-            values = num * np.array(multipliers, dtype=np.int64)[where.reshape(num.shape)]
-        del where, den
+    if scale <= _INT64_LIMIT and largest * largest_factor <= _INT64_LIMIT:
+        # every factor scale/den and every product below fits in int64: exact
+        values = np.ascontiguousarray(num) if scale == 1 else num * (scale // den)
+        del den
         if bias:
             values = np.concatenate([np.full((values.shape[0], 1), scale, dtype=np.int64),
                                      values], axis=1)
         # One int64 matrix holds the data (the Python rows are built only if asked for).
         return Dataset.from_int64_matrix(values, scale, np.where(positive, 1, -1), bias=bias,
                                          source=path, copy=False)
-    # A scale beyond int64: exact Python integers.
-    mult = ([multipliers[i] for i in where.reshape(-1).tolist()] if where is not None
-            else [1] * num.size)
-    flat = [a * m for a, m in zip(num.reshape(-1).tolist(), mult)]
+    # A scale or a value beyond int64: exact Python integers.
+    flat = [a * (scale // m) for a, m in zip(num.reshape(-1).tolist(), den.reshape(-1).tolist())]
     width = num.shape[1]
     int_rows = [flat[r * width:(r + 1) * width] for r in range(num.shape[0])]
     if bias:
