@@ -107,8 +107,9 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         m = report.get("versus_numpy_machine", report["machine"])
         load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
         lines += ["Whole `pla run` processes against a numpy process that reads the same file "
-                  "with `loadtxt` and runs the float64 block-scan PLA (CPU-time medians of "
-                  f"alternating runs on {m['cpu']}{load}):",
+                  "with `loadtxt` (the Coq-format file: its tokens split and read as floats) "
+                  "and runs the float64 block-scan PLA (CPU-time medians of alternating runs "
+                  f"on {m['cpu']}{load}; *before* is the code before issue 29's part 2):",
                   "", "| data | pla run | numpy loadtxt + float PLA | ratio (median) | "
                   "ratio before the change |", "|---|---:|---:|---:|---:|"]
         for label, r in versus.items():
