@@ -263,6 +263,10 @@ def peak_rss(command: list[str]) -> int:
     return int(kib) * 1024
 
 
+#: The process ``pla run``'s peak memory is compared with: numpy holding the same data.
+NUMPY_MEMORY_LABEL = "numpy loadtxt (the data held)"
+
+
 def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Peak RSS of whole processes on 100,000 × 10 integers (1,000 × 10 with --quick):
     ``pla run``, ``pla run --check``, and a numpy process holding the same data (loadtxt);
@@ -287,7 +291,7 @@ def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     for prefix, pla_command in installs:
         commands[f"{prefix}pla run"] = [pla_command, "run", str(path)]
         commands[f"{prefix}pla run --check"] = [pla_command, "run", str(path), "--check"]
-    commands["numpy loadtxt (the data held)"] = [
+    commands[NUMPY_MEMORY_LABEL] = [
         sys.executable, "-c", f"import numpy; a = numpy.loadtxt({str(path)!r})"]
     peaks: dict[str, list[int]] = {label: [] for label in commands}
     for _ in range(max(1, args.repeat)):
@@ -489,9 +493,12 @@ def print_versus_numpy(rows: dict[str, Any]) -> None:
 
 
 def print_memory(memory: dict[str, Any]) -> None:
-    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers:")
+    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers "
+          "(and over the numpy process's):")
+    numpy_peak = memory["peak_bytes"].get(NUMPY_MEMORY_LABEL)
     for label, peak in memory["peak_bytes"].items():
-        print(f"  {label:36} {peak / 2**20:8.1f} MiB")
+        ratio = f" {peak / numpy_peak:6.2f}x" if numpy_peak else ""
+        print(f"  {label:36} {peak / 2**20:8.1f} MiB{ratio}")
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -30,7 +30,7 @@ from pla.files import shown_path
 __all__ = ["Dataset", "DataError"]
 
 _FINGERPRINT_ROWS = 4096    # rows hashed per block (bounded memory)
-_FINGERPRINT_CELLS = 1 << 20    # numbers hashed per block by table look-up
+_FINGERPRINT_CELLS = 1 << 18    # numbers per block of whole-matrix passes (memory)
 
 
 class DataError(ValueError):
@@ -228,7 +228,12 @@ class Dataset:
             raise ValueError("entries of an int64 matrix must lie within ±(2**63 - 1)")
         from math import gcd
 
-        g = gcd(int(np.gcd.reduce(np.abs(matrix), axis=None)), scale)
+        g = scale                  # gcd of scale and every entry, a block of rows at a time
+        step = max(1, _FINGERPRINT_CELLS // matrix.shape[1])
+        for start in range(0, matrix.shape[0], step):
+            if g == 1:
+                break
+            g = gcd(g, int(np.gcd.reduce(np.abs(matrix[start:start + step]), axis=None)))
         matrix = matrix // g if g > 1 else matrix.copy() if copy else matrix
         matrix.setflags(write=False)
         label_vector = np.where(labels == 1, 1, -1).astype(np.int64)

@@ -210,11 +210,14 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
     if scale <= _INT64_LIMIT and largest * largest_factor <= _INT64_LIMIT:
         # every factor scale/den and every product below fits in int64: exact
-        values = np.ascontiguousarray(num) if scale == 1 else num * (scale // den)
+        first = 1 if bias else 0                  # the column of the first feature
+        values = np.empty((num.shape[0], num.shape[1] + first), dtype=np.int64)
+        values[:, :first] = scale
+        if scale == 1:
+            values[:, first:] = num
+        else:
+            np.multiply(num, scale // den, out=values[:, first:])
         del den
-        if bias:
-            values = np.concatenate([np.full((values.shape[0], 1), scale, dtype=np.int64),
-                                     values], axis=1)
         # One int64 matrix holds the data (the Python rows are built only if asked for).
         return Dataset.from_int64_matrix(values, scale, np.where(positive, 1, -1), bias=bias,
                                          source=path, copy=False)
