@@ -82,7 +82,7 @@ def test_the_committed_memory_peaks_render_with_the_numpy_process_for_scale():
     memory = json.loads(results.read_text())["memory"]
     page = expand_scaling_marker("# S\n\n<!-- scaling-benchmark -->\n", results)
     for label, peak in memory["peak_bytes"].items():
-        assert f"| {label} | {peak / 2**20:.1f} |" in page
+        assert f"| {label} | {peak / 2**20:.1f} | " in page
     assert {"pla run", "pla run --check", "numpy loadtxt (the data held)"} <= set(
         memory["peak_bytes"])
 

@@ -98,9 +98,11 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         lines += [f"Peak resident memory of whole processes on {memory['n']:,} × {memory['d']} "
                   f"integers (medians; recorded {report.get('memory_date', report['date'])[:10]} on "
                   f"{m['cpu']}; *before* is the code before the change that reduced it):", "",
-                  "| process | peak MiB |", "|---|---:|"]
+                  "| process | peak MiB | over numpy's |", "|---|---:|---:|"]
+        numpy_peak = memory["peak_bytes"].get("numpy loadtxt (the data held)")
         for label, peak in memory["peak_bytes"].items():
-            lines.append(f"| {label} | {peak / 2**20:.1f} |")
+            ratio = f"{peak / numpy_peak:.2f}×" if numpy_peak else "–"
+            lines.append(f"| {label} | {peak / 2**20:.1f} | {ratio} |")
         lines.append("")
     versus = report.get("versus_numpy")
     if versus:
