@@ -292,9 +292,7 @@ class Dataset:
         """
         h = hashlib.sha256()
         h.update(f"pla-verify-data/1\n{self.n} {self.dim} {int(self.bias)} {self.scale}\n".encode())
-        # The text hashed is "y r1 r2 ...\n" per example; it is built a block of rows at a time
-        # (tokens and separators interleaved by slice assignment, one join) rather than one
-        # join per row: the same bytes, a few times faster on many short rows.
+        # The text hashed is "y r1 r2 ...\n" per example.
         width = self.dim + 1
         table = self._small_int_texts()
         if table is not None:          # the text as bytes, by table look-up, a block at a time
@@ -312,9 +310,9 @@ class Dataset:
                 padded = np.take(rows_of_texts, block, axis=0)  # number, " " or "\n", zeros
                 h.update(padded[padded != 0].tobytes())                  # the padding dropped
             return h.hexdigest()
-        # The text hashed is "y r1 r2 ...\n" per example; it is built a block of rows at a time
-        # (tokens and separators interleaved by slice assignment, one join) rather than one
-        # join per row: the same bytes, a few times faster on many short rows.
+        # Otherwise the text is built a block of rows at a time (tokens and separators
+        # interleaved by slice assignment, one join) rather than one join per row: the same
+        # bytes, a few times faster on many short rows.
         step = _FINGERPRINT_ROWS
         separators = [" "] * (width - 1) + ["\n"]
         for start in range(0, self.n, step):
