@@ -263,6 +263,10 @@ def peak_rss(command: list[str]) -> int:
     return int(kib) * 1024
 
 
+#: The process ``pla run``'s peak memory is compared with: numpy holding the same data.
+NUMPY_MEMORY_LABEL = "numpy loadtxt (the data held)"
+
+
 def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Peak RSS of whole processes on 100,000 × 10 integers (1,000 × 10 with --quick):
     ``pla run``, ``pla run --check``, and a numpy process holding the same data (loadtxt);
@@ -287,7 +291,7 @@ def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     for prefix, pla_command in installs:
         commands[f"{prefix}pla run"] = [pla_command, "run", str(path)]
         commands[f"{prefix}pla run --check"] = [pla_command, "run", str(path), "--check"]
-    commands["numpy loadtxt (the data held)"] = [
+    commands[NUMPY_MEMORY_LABEL] = [
         sys.executable, "-c", f"import numpy; a = numpy.loadtxt({str(path)!r})"]
     peaks: dict[str, list[int]] = {label: [] for label in commands}
     for _ in range(max(1, args.repeat)):
@@ -297,12 +301,9 @@ def memory_peaks(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                                              for k, v in peaks.items()}}
 
 
-#: The numpy process ``pla run`` is compared with: read the file with ``loadtxt`` and run the
-#: float64 block-scan PLA (the visiting order of the exact engine, cyclic), nothing imported
-#: beyond numpy.
-NUMPY_PLA = """
-import sys, numpy as np
-a = np.loadtxt(sys.argv[1])
+#: The float64 block-scan PLA of the numpy processes (the visiting order of the exact engine,
+#: cyclic) on ``a``: the features, then the ±1 label, one example per row.
+NUMPY_BLOCK_PLA = """
 X = np.hstack([np.ones((a.shape[0], 1)), a[:, :-1]]); y = a[:, -1]
 n = X.shape[0]; w = np.zeros(X.shape[1]); pos = clean = 0; block = 16
 for _ in range(10**6):
@@ -317,6 +318,21 @@ for _ in range(10**6):
             break
         block = min(1 << 15, 2 * block); pos = (pos + size) % n
 """
+#: The numpy process ``pla run`` is compared with: read the file with ``loadtxt`` and run the
+#: block-scan PLA, nothing imported beyond numpy.
+NUMPY_PLA = """
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1])
+""" + NUMPY_BLOCK_PLA
+#: The same for a Coq-format file (``n``, ``d``, then per example its 0/1 label and d lines
+#: ``p % q``): every token read by numpy as a float, the features p/q, the labels 2·label − 1.
+NUMPY_COQ_PLA = """
+import sys, numpy as np
+t = open(sys.argv[1], "rb").read().replace(b"%", b" ").split()
+n, d = int(t[0]), int(t[1])
+v = np.array(t[2:], dtype=np.float64).reshape(n, 2 * d + 1)
+a = np.hstack([v[:, 1::2] / v[:, 2::2], 2 * v[:, :1] - 1])
+""" + NUMPY_BLOCK_PLA
 
 
 def alternating_cpu(commands: dict[str, list[str]], rounds: int) -> dict[str, list[float]]:
@@ -337,20 +353,25 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     file, alternating, CPU-time medians of ``--repeat``: 100,000 × 10 integers, 1,000 × 1,000
     and 10,000 × 100 3-decimal data (smaller with --quick); ``--before-pla`` adds another
     installation's ``pla run`` (the code before a change) to the alternation."""
-    shapes = [(1_000, 10, "integer"), (100, 100, "decimal")] if args.quick else \
-        [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal")]
+    shapes = [(1_000, 10, "integer"), (100, 100, "decimal"), (100, 200, "coq")] if args.quick \
+        else [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal"),
+              (400, 1_000, "coq")]
     pla_command = str(Path(sys.executable).parent / "pla")
     out: dict[str, Any] = {}
     for k, (n, d, kind) in enumerate(shapes):
-        label = f"{n:,} x {d:,} {'integers' if kind == 'integer' else '3-decimal'}"
+        label = f"{n:,} x {d:,} " + {"integer": "integers", "decimal": "3-decimal",
+                                     "coq": "Coq format (vec400_1's shape)"}[kind]
         print(f"... versus numpy: {label}", file=sys.stderr, flush=True)
-        X, y = generate(n, d, kind, 290 + k)
-        path = directory / f"versus-{k}.dat"
+        # the Coq set is engines.py's (seed 7), as in the whole-process --check timings
+        X, y = generate(n, d, kind, 7 if kind == "coq" else 290 + k)
+        path = directory / f"versus-{k}.{'coq' if kind == 'coq' else 'dat'}"
         write_file(path, X, y, kind)
-        commands = {"pla run": [pla_command, "run", str(path)],
-                    "numpy": [sys.executable, "-c", NUMPY_PLA, str(path)]}
+        data = [str(path), "--format", "coq"] if kind == "coq" else [str(path)]
+        numpy_program = NUMPY_COQ_PLA if kind == "coq" else NUMPY_PLA
+        commands = {"pla run": [pla_command, "run", *data],
+                    "numpy": [sys.executable, "-c", numpy_program, str(path)]}
         if args.before_pla:
-            commands["before: pla run"] = [args.before_pla, "run", str(path)]
+            commands["before: pla run"] = [args.before_pla, "run", *data]
         cpu = alternating_cpu(commands, max(3, args.repeat))
         ratios = [a / b for a, b in zip(cpu["pla run"], cpu["numpy"])]
         out[label] = {"pla_cpu_seconds": statistics.median(cpu["pla run"]),
@@ -472,9 +493,12 @@ def print_versus_numpy(rows: dict[str, Any]) -> None:
 
 
 def print_memory(memory: dict[str, Any]) -> None:
-    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers:")
+    print(f"\npeak resident memory of whole processes, {memory['n']:,} x {memory['d']} integers "
+          "(and over the numpy process's):")
+    numpy_peak = memory["peak_bytes"].get(NUMPY_MEMORY_LABEL)
     for label, peak in memory["peak_bytes"].items():
-        print(f"  {label:36} {peak / 2**20:8.1f} MiB")
+        ratio = f" {peak / numpy_peak:6.2f}x" if numpy_peak else ""
+        print(f"  {label:36} {peak / 2**20:8.1f} MiB{ratio}")
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ from pla.files import shown_path
 __all__ = ["Dataset", "DataError"]
 
 _FINGERPRINT_ROWS = 4096    # rows hashed per block (bounded memory)
+_FINGERPRINT_CELLS = 1 << 18    # numbers per block of whole-matrix passes (memory)
 
 
 class DataError(ValueError):
@@ -186,16 +187,87 @@ class Dataset:
                 for mr, sr in zip(m.tolist(), shifts.tolist())]
         return cls(tuple(rows), 1 << k, labels, bias, source)
 
+    @classmethod
+    def from_int64_matrix(cls, matrix: Any, scale: int, labels: Any, *, bias: bool,
+                          source: str | None = None, copy: bool = True) -> "Dataset":
+        """Build from an int64 matrix of integer rows over ``scale`` (the bias column included
+        when ``bias``) and a vector of ±1 labels, reducing to lowest terms.
+
+        The matrix is the only copy of the data: ``rows`` (the same numbers as Python integers)
+        is built from it the first time something asks for it, and the fast engine, the
+        fingerprint and the summary never do.  Entries must lie in ±(2⁶³ − 1), so that every
+        |entry| and every gcd is an int64 too; larger numbers belong in :meth:`from_integers`.
+        ``copy=False`` hands the matrix over (it is made read-only, and kept when already in
+        lowest terms): the caller must not change it through another view.
+
+        >>> import numpy as np
+        >>> ds = Dataset.from_int64_matrix(np.array([[2, 4], [2, -6]]), 2, np.array([1, -1]),
+        ...                                bias=True)
+        >>> ds.scale, ds.n, ds.dim, "rows" in ds.__dict__
+        (1, 2, 2, False)
+        >>> ds.rows, ds == Dataset.from_integers([[1, 2], [1, -3]], 1, [1, -1], bias=True)
+        (((1, 2), (1, -3)), True)
+        """
+        import numpy as np
+
+        matrix = np.asarray(matrix)
+        labels = np.asarray(labels)
+        if matrix.dtype != np.int64 or matrix.ndim != 2:
+            raise ValueError("from_int64_matrix needs a 2-D int64 matrix")
+        if matrix.shape[0] == 0:
+            raise ValueError("a data set needs at least one example")
+        if matrix.shape[1] == 0:
+            raise ValueError("examples need at least one coordinate")
+        if labels.shape != (matrix.shape[0],):
+            raise ValueError(f"{matrix.shape[0]} rows but {labels.size} labels")
+        if not np.all((labels == 1) | (labels == -1)):
+            raise ValueError("labels must be +1 or -1")
+        if type(scale) is not int or scale <= 0:
+            raise ValueError("scale must be a positive integer")
+        if np.any(matrix == np.iinfo(np.int64).min):     # |−2⁶³| is not an int64
+            raise ValueError("entries of an int64 matrix must lie within ±(2**63 - 1)")
+        from math import gcd
+
+        g = scale                  # gcd of scale and every entry, a block of rows at a time
+        step = max(1, _FINGERPRINT_CELLS // matrix.shape[1])
+        for start in range(0, matrix.shape[0], step):
+            if g == 1:
+                break
+            g = gcd(g, int(np.gcd.reduce(np.abs(matrix[start:start + step]), axis=None)))
+        matrix = matrix // g if g > 1 else matrix.copy() if copy else matrix
+        matrix.setflags(write=False)
+        label_vector = np.where(labels == 1, 1, -1).astype(np.int64)
+        label_vector.setflags(write=False)
+        dataset = object.__new__(cls)
+        fields = dataset.__dict__
+        fields.update(scale=scale // g, labels=tuple(label_vector.tolist()), bias=bias,
+                      source=source, int64_rows=matrix, int64_labels=label_vector)
+        return dataset
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``rows`` is not yet set: a data set built by from_int64_matrix.
+        fields = self.__dict__
+        matrix = fields.get("int64_rows")
+        if name != "rows" or matrix is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        step = _FINGERPRINT_ROWS      # a block at a time: no list of lists of the whole matrix
+        rows = tuple(chain.from_iterable(map(tuple, matrix[start:start + step].tolist())
+                                         for start in range(0, matrix.shape[0], step)))
+        fields["rows"] = rows
+        return rows
+
     # ----------------------------------------------------------------- views
     @property
     def n(self) -> int:
         """Number of examples."""
-        return len(self.rows)
+        rows = self.__dict__.get("rows")
+        return len(rows) if rows is not None else int(self.int64_rows.shape[0])
 
     @property
     def dim(self) -> int:
         """Length of each example vector (features plus the bias coordinate when ``bias``)."""
-        return len(self.rows[0])
+        rows = self.__dict__.get("rows")
+        return len(rows[0]) if rows is not None else int(self.int64_rows.shape[1])
 
     @property
     def d(self) -> int:
@@ -220,37 +292,55 @@ class Dataset:
         """
         h = hashlib.sha256()
         h.update(f"pla-verify-data/1\n{self.n} {self.dim} {int(self.bias)} {self.scale}\n".encode())
-        # The text hashed is "y r1 r2 ...\n" per example; it is built a block of rows at a time
-        # (tokens and separators interleaved by slice assignment, one join) rather than one
-        # join per row: the same bytes, a few times faster on many short rows.
+        # The text hashed is "y r1 r2 ...\n" per example.
         width = self.dim + 1
+        table = self._small_int_texts()
+        if table is not None:          # the text as bytes, by table look-up, a block at a time
+            import numpy as np
+
+            texts, offset = table
+            rows_of_texts = texts.reshape(-1, texts.shape[2])     # row 2(offset + v) + last
+            step = max(1, _FINGERPRINT_CELLS // width)
+            last = (np.arange(width) == width - 1) + 2 * offset      # 1 in the last column
+            for start in range(0, self.n, step):
+                block = np.column_stack([self.int64_labels[start:start + step],
+                                         self.int64_rows[start:start + step]])
+                block *= 2
+                block += last
+                padded = np.take(rows_of_texts, block, axis=0)  # number, " " or "\n", zeros
+                h.update(padded[padded != 0].tobytes())                  # the padding dropped
+            return h.hexdigest()
+        # Otherwise the text is built a block of rows at a time (tokens and separators
+        # interleaved by slice assignment, one join) rather than one join per row: the same
+        # bytes, a few times faster on many short rows.
         step = _FINGERPRINT_ROWS
-        table = self._small_int_strings()
         separators = [" "] * (width - 1) + ["\n"]
         for start in range(0, self.n, step):
             labels = self.labels[start:start + step]
-            if table is not None:      # decimal strings by table look-up, text as one array
+            if "rows" not in self.__dict__:    # only the int64 matrix: str of a block's ints
                 import numpy as np
 
-                strings, offset = table
-                block = np.column_stack([self.int64_labels[start:start + step],
-                                         self.int64_rows[start:start + step]])
-                cells = np.empty((block.shape[0], 2 * width), dtype=object)
-                cells[:, 0::2] = strings[offset + block]
-                cells[:, 1::2] = separators
-                h.update("".join(cells.ravel().tolist()).encode())
-                continue
-            tokens = list(map(str, chain.from_iterable(
-                (y, *row) for y, row in zip(labels, self.rows[start:start + step]))))
+                tokens = list(map(str, np.column_stack(
+                    [self.int64_labels[start:start + step],
+                     self.int64_rows[start:start + step]]).ravel().tolist()))
+            else:
+                tokens = list(map(str, chain.from_iterable(
+                    (y, *row) for y, row in zip(labels, self.rows[start:start + step]))))
             text = [""] * (2 * len(tokens))
             text[0::2] = tokens
             text[1::2] = separators * len(labels)
             h.update("".join(text).encode())
         return h.hexdigest()
 
-    def _small_int_strings(self) -> tuple[Any, int] | None:
-        """(strings, offset) with strings[offset + v] == str(v) for every entry v, when the
-        int64 matrix exists and its entries are small (|v| ≤ 2¹⁶); else None."""
+    def _small_int_texts(self) -> tuple[Any, int] | None:
+        """(texts, offset) when the int64 matrix exists and its entries are small (|v| ≤ 2¹⁶):
+        texts[offset + v, last] is the ASCII of str(v), then " " (or "\\n" when ``last``), then
+        zero bytes up to a common width; else None.
+
+        >>> texts, offset = Dataset.from_rows([[-3, 7]] * 2048, [1] * 2048)._small_int_texts()
+        >>> bytes(texts[offset - 3, 0]), bytes(texts[offset + 7, 1])
+        (b'-3 ', b'7\\n\\x00')
+        """
         import numpy as np
 
         if self.n * self.dim < 4096 or self.int64_rows is None:
@@ -259,7 +349,13 @@ class Dataset:
         largest = max(int(R.max()), -int(R.min()), 1)       # 1: the labels ±1 too
         if largest > 2**16:
             return None
-        return np.array([str(v) for v in range(-largest, largest + 1)], dtype=object), largest
+        size = len(str(-largest)) + 1
+        texts = np.zeros((2 * largest + 1, 2, size), dtype=np.uint8)
+        for last, separator in enumerate((" ", "\n")):
+            encoded = "".join(f"{v}{separator}".ljust(size, "\0")
+                              for v in range(-largest, largest + 1)).encode()
+            texts[:, last] = np.frombuffer(encoded, dtype=np.uint8).reshape(-1, size)
+        return texts, largest
 
     @cached_property
     def int64_rows(self) -> Any:

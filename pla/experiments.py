@@ -23,7 +23,6 @@ outcome is the same for every number of processes.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import signal
 from dataclasses import dataclass, field, replace
@@ -130,6 +129,8 @@ def parallel_map(task: Callable[[int], R], seeds: Sequence[int], jobs: int = 1,
         return results
     workers = min(jobs, total)
     chunks = _chunks(seeds, workers)
+    import multiprocessing       # here, not at the top: a plain `pla run` does not need it
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     done_runs = 0

@@ -77,7 +77,6 @@ class _Engine:
         self.n = ds.n
         self.L = ds.scale
         self.D, self.k, W = integer_start(ds, options)
-        self.rows = ds.rows
         self.labels = ds.labels
         self.on_step = on_step
         self.on_update = on_update
@@ -119,6 +118,12 @@ class _Engine:
         self.Wbig: list[int] | None = W
         self.block = _FIRST_BLOCK                # rows in the next scanned block (adaptive)
         self._settle()
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The data's Python rows, asked for only off the int64 paths (a data set read into an
+        int64 matrix builds them on first use)."""
+        return self.dataset.rows
 
     # -------------------------------------------------------------- representation
     def _settle(self) -> None:

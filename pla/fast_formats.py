@@ -17,11 +17,10 @@ True
 
 from __future__ import annotations
 
-from itertools import chain
 from math import lcm
 from typing import Any
 
-from pla.bulk_numbers import read_numbers
+from pla.bulk_numbers import read_integer_table, read_numbers
 from pla.dataset import Dataset
 from pla.exact import is_number
 
@@ -56,7 +55,7 @@ def _dat(data: bytes, labels: str, bias: bool, path: str,
          max_data_digits: int | None = None, max_entries: int | None = None) -> Dataset | None:
     import numpy as np
 
-    matrix = _matrix(np, read_numbers(data))
+    matrix = _number_matrix(np, data)
     if matrix is None:
         return None
     num, den = matrix
@@ -87,7 +86,7 @@ def _csv(data: bytes, labels: str, bias: bool, path: str,
     body = data[body_start:]
     # Every line holds exactly one number between consecutive commas: the same numbers, in
     # the same places, as when each comma is a space, provided each field holds one token.
-    matrix = _matrix(np, read_numbers(body.replace(b",", b" "), first_line=2 if header else 1))
+    matrix = _number_matrix(np, body.replace(b",", b" "), first_line=2 if header else 1)
     if matrix is None:
         return None
     num, den = matrix
@@ -146,6 +145,16 @@ def _coq(data: bytes, bias: bool, path: str,
                   max_data_digits, max_entries)
 
 
+def _number_matrix(np: Any, text: bytes, first_line: int = 1) -> tuple[Any, Any] | None:
+    """Numerators and denominators as rows × width arrays: integers through
+    :func:`read_integer_table` (the denominators then all 1, one broadcast value), anything
+    else through :func:`read_numbers`."""
+    integers = read_integer_table(text)
+    if integers is not None:
+        return integers, np.broadcast_to(np.int64(1), integers.shape)
+    return _matrix(np, read_numbers(text, first_line=first_line))
+
+
 def _matrix(np: Any, numbers: Any) -> tuple[Any, Any] | None:
     """Numerators and denominators as rows × width arrays, when every line has the same width."""
     if numbers is None or numbers.count == 0:
@@ -184,45 +193,36 @@ def _build(np: Any, num: Any, den: Any, label_num: Any, label_den: Any, labels: 
         if not np.all(positive | (label_num == 0)):
             return None
     y = np.where(positive, 1, -1).tolist()
-    # One common scale: the lcm of the (few) distinct denominators.
-    distinct, where = np.unique(den, return_inverse=True)
-    scale = lcm(1, *distinct.tolist())
+    # One common scale: the lcm of the denominators.  When the largest is a multiple of every
+    # other one (integers: all 1; decimals: powers of ten) it is that lcm, found without a sort.
+    top = int(den.max())
+    if np.all(top % den == 0):
+        scale, largest_factor = top, top // int(den.min())
+    else:
+        distinct = np.unique(den).tolist()
+        scale = lcm(1, *distinct)
+        largest_factor = scale // distinct[0]
     digits = scale.bit_length() * 30103 // 100000 + 1
     if max_data_digits is not None and num.shape[0] * (num.shape[1] + 1) * digits > max_data_digits:
         return None  # too large: the careful parser says where, as a located error
     if max_entries is not None and num.shape[0] * (num.shape[1] + 1) > max_entries:
         return None  # likewise
-    multipliers = [scale // v for v in distinct.tolist()]
     largest = max(int(num.max()), -int(num.min()), 0) if num.size else 0
-    if scale <= _INT64_LIMIT and largest * max(multipliers) <= _INT64_LIMIT:
-        if scale == 1:               # integer data: the numerators are the values
-            values = np.ascontiguousarray(num)
+    if scale <= _INT64_LIMIT and largest * largest_factor <= _INT64_LIMIT:
+        # every factor scale/den and every product below fits in int64: exact
+        first = 1 if bias else 0                  # the column of the first feature
+        values = np.empty((num.shape[0], num.shape[1] + first), dtype=np.int64)
+        values[:, :first] = scale
+        if scale == 1:
+            values[:, first:] = num
         else:
-            values = num * np.array(multipliers, dtype=np.int64)[where.reshape(num.shape)]
-        del where, den
-        if bias:
-            values = np.concatenate([np.full((values.shape[0], 1), scale, dtype=np.int64),
-                                     values], axis=1)
-        g = int(np.gcd.reduce(np.abs(values), axis=None)) if values.size else 0
-        from math import gcd
-
-        g = gcd(g, scale)
-        if g > 1:
-            values //= g
-            scale //= g
-        # Python rows a block at a time: no list of lists of the whole matrix next to them.
-        rows = tuple(chain.from_iterable(map(tuple, values[start:start + 4096].tolist())
-                                         for start in range(0, values.shape[0], 4096)))
-        dataset = Dataset(rows, scale, tuple(y), bias, path)
-        values.setflags(write=False)
-        dataset.__dict__["int64_rows"] = values      # the cached matrix the fast engine uses
-        labels_array = np.where(positive, 1, -1).astype(np.int64)
-        labels_array.setflags(write=False)
-        dataset.__dict__["int64_labels"] = labels_array
-        return dataset
-    # A scale beyond int64: exact Python integers.
-    mult = [multipliers[i] for i in where.reshape(-1).tolist()]
-    flat = [a * m for a, m in zip(num.reshape(-1).tolist(), mult)]
+            np.multiply(num, scale // den, out=values[:, first:])
+        del den
+        # One int64 matrix holds the data (the Python rows are built only if asked for).
+        return Dataset.from_int64_matrix(values, scale, np.where(positive, 1, -1), bias=bias,
+                                         source=path, copy=False)
+    # A scale or a value beyond int64: exact Python integers.
+    flat = [a * (scale // m) for a, m in zip(num.reshape(-1).tolist(), den.reshape(-1).tolist())]
     width = num.shape[1]
     int_rows = [flat[r * width:(r + 1) * width] for r in range(num.shape[0])]
     if bias:

@@ -145,3 +145,21 @@ def test_a_reader_that_leaves_early_is_not_an_error(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_a_malformed_line_in_a_big_integer_file_is_one_located_line(tmp_path):
+    """Above the fast-path size, a bad line (a stray sign, a fraction in an integer table, a
+    missing number) still gives FILE:LINE and exit 2; a value beyond int64 runs exactly."""
+    lines = [f"{i % 50 - 25} {(3 * i) % 41 - 20} {1 if i % 50 >= 25 else -1}" for i in range(4000)]
+    for bad, message in (("4 +-2 1", "+-2"), ("4 1", "expected 3 columns"), ("1.5.2 3 1", "")):
+        content = list(lines)
+        content[2999] = bad
+        done = pla_cli("run", data_file(tmp_path, "\n".join(content) + "\n", "big.dat"))
+        assert done.code == 2 and done.out == ""
+        assert done.err.count("\n") == 1 and ":3000:" in done.err and message in done.err
+        assert "Traceback" not in done.err
+    content = list(lines)
+    content[0] = f"{-(2**63) - 1} 0 -1"          # the first update: w = −x₀, beyond int64
+    done = pla_cli("run", data_file(tmp_path, "\n".join(content) + "\n", "big.dat"), "--json",
+                   "--max-updates", "1")
+    assert done.code == 3 and json.loads(done.out)["w"] == ["-1", str(2**63 + 1), "0"]

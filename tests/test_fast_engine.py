@@ -17,6 +17,7 @@ import pla.fast_engine as fast_engine
 from pla.fast_engine import INT64_LIMIT, EngineStats, run_fast
 from pla.perceptron import RunOptions
 from tests.strategies import datasets, run_options
+from tests.test_filtered_engine import _fingerprint_row_by_row
 
 CARRIERS = ("float", "int64", "bigint")
 
@@ -190,3 +191,64 @@ def test_word_limit_and_carriers_are_checked():
         run_fast(ds, RunOptions(), word_limit=2**63)
     with pytest.raises(ValueError):
         run_fast(ds, RunOptions(), carriers="double")
+
+
+# ------------------------------------------------------------------ data held as one int64 matrix
+@settings(max_examples=40)
+@given(st.data())
+def test_a_data_set_held_as_an_int64_matrix_runs_and_hashes_as_its_python_rows(data):
+    """Dataset.from_int64_matrix (what reading a file builds) keeps no Python rows for a run and
+    its fingerprint, and gives the same run, fingerprint, equality and pickle as the rows."""
+    import pickle
+
+    import numpy as np
+
+    ds = data.draw(datasets(max_n=6, max_d=3, values=edge_integers))
+    matrix = ds.int64_rows
+    if matrix is None or np.any(matrix == -INT64_LIMIT - 1):
+        with pytest.raises((ValueError, TypeError)):
+            pla.Dataset.from_int64_matrix(np.array(ds.rows, dtype=object), ds.scale,
+                                          ds.int64_labels, bias=ds.bias)
+        return
+    held = pla.Dataset.from_int64_matrix(matrix, ds.scale, np.array(ds.labels), bias=ds.bias)
+    options = data.draw(run_options(ds.dim, max_updates=25))
+    result = pla.run(held, options=options, keep_steps=False)
+    largest = max(int(matrix.max()), -int(matrix.min()))
+    if largest * largest * ds.dim <= INT64_LIMIT:     # the int64 scans (else Python integers)
+        assert "rows" not in held.__dict__
+    assert held.fingerprint == ds.fingerprint
+    expected = reference(ds, options)
+    assert (result.w, result.updates, result.halted) == (expected.w, expected.updates,
+                                                         expected.halted)
+    assert held == ds and held.rows == ds.rows and all(type(v) is int for v in held.rows[0])
+    assert pickle.loads(pickle.dumps(held)) == ds
+
+
+def test_an_int64_matrix_is_reduced_and_checked():
+    import numpy as np
+
+    held = pla.Dataset.from_int64_matrix(np.array([[4, -6], [4, 2]]), 2, np.array([1, -1]),
+                                         bias=True)
+    assert (held.scale, held.rows) == (1, ((2, -3), (2, 1)))
+    for bad in (np.array([[-2**63, 1]]), np.array([[1.0, 2.0]]), np.array([1, 2])):
+        with pytest.raises(ValueError):
+            pla.Dataset.from_int64_matrix(bad, 1, np.array([1]), bias=False)
+    with pytest.raises(ValueError, match="labels"):
+        pla.Dataset.from_int64_matrix(np.array([[1, 2]]), 1, np.array([0]), bias=False)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([3, 2**16, 2**16 + 1, INT64_LIMIT]), st.integers(1, 3000),
+       st.booleans())
+def test_the_fingerprint_of_an_int64_matrix_is_the_row_by_row_hash(largest, n, bias):
+    """Table look-up (entries up to 2¹⁶), str of int64 (beyond), one block or several."""
+    import numpy as np
+
+
+    rng = np.random.default_rng(n)
+    matrix = rng.integers(-largest, largest, size=(n, 3), endpoint=True, dtype=np.int64)
+    matrix[0, 0] = 1                                  # lowest terms over scale 1
+    labels = np.where(rng.integers(0, 2, size=n) == 1, 1, -1)
+    held = pla.Dataset.from_int64_matrix(matrix, 1, labels, bias=bias)
+    rows = pla.Dataset.from_integers(matrix.tolist(), 1, labels.tolist(), bias=bias)
+    assert held.fingerprint == _fingerprint_row_by_row(rows) == rows.fingerprint

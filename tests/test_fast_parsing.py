@@ -169,3 +169,79 @@ def test_reading_in_chunks_changes_nothing(lines, chunk):
         assert chunked is not None
         for field in ("num", "den", "line"):
             assert getattr(whole, field).tolist() == getattr(chunked, field).tolist()
+
+
+# ------------------------------------------------------------------ integer tables, int64 edges
+#: Integers at the edges that matter: int64 (±2⁶³), float64 exactness (±2⁵³), the fast
+#: reader's 18-character limit (±10¹⁸), and far beyond; written plainly, with "+", with zeros.
+edge_values = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([2**63 - 1, 2**63, 2**53, 2**53 + 1, 10**18 - 1, 10**18, 10**17, 0])
+    .flatmap(lambda v: st.integers(v - 2, v + 2))
+    .flatmap(lambda v: st.sampled_from([v, -v])),
+)
+integer_texts = st.one_of(
+    edge_values.map(str),
+    edge_values.map(lambda v: f"+{v}" if v >= 0 else str(v)),
+    edge_values.map(lambda v: ("-" if v < 0 else "") + "00" + str(abs(v))),
+)
+
+
+@settings(max_examples=300)
+@given(st.integers(2, 4).flatmap(
+    lambda d: st.lists(st.lists(integer_texts, min_size=d, max_size=d), min_size=1,
+                       max_size=5)))
+def test_integer_tables_are_read_exactly_or_left_to_the_exact_readers(rows):
+    """Every value is the exact integer written, never wrapped or rounded; a token longer than
+    18 characters (2⁶³ and beyond, or 10¹⁸) is never read by numpy's int64 reader."""
+    from pla.bulk_numbers import read_integer_table
+
+    table = read_integer_table("\n".join(" ".join(row) for row in rows).encode())
+    if any(len(t) > 18 for row in rows for t in row):
+        assert table is None
+    else:
+        assert table is not None and table.dtype.name == "int64"
+        assert table.tolist() == [[int(t) for t in row] for row in rows]
+
+
+malformed = st.sampled_from(["1.5", "3/4", "1e3", "+-1", "-", "1-2", "0x1f", "nan", "٣", "1_0",
+                             "", "1 2", "9" * 40, "-" + "9" * 19, str(2**63), str(-(2**63))])
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 3).flatmap(
+    lambda d: st.lists(st.lists(integer_texts, min_size=d, max_size=d), min_size=1,
+                       max_size=5)),
+       st.booleans(), st.data())
+def test_integer_files_agree_with_the_careful_parser(rows, spoil, data):
+    """Whole files of edge integers, with or without one malformed cell (a fraction, a decimal,
+    an exponent, a stray sign, a missing or extra number): the fast path gives the careful
+    parser's exact data set, or its error on the same line."""
+    labels = [data.draw(st.sampled_from(["1", "-1", "+1"])) for _ in rows]
+    lines = [row + [label] for row, label in zip(rows, labels)]
+    if spoil:
+        r = data.draw(st.integers(0, len(lines) - 1))
+        lines[r][data.draw(st.integers(0, len(lines[r]) - 1))] = data.draw(malformed)
+    content = ("\n".join(" ".join(line) for line in lines) + "\n").encode()
+    fast, careful = read_both(content, "dat")
+    assert fast == careful
+    if isinstance(fast, pla.Dataset):
+        assert fast.rows == careful.rows and fast.scale == careful.scale
+
+
+def test_a_big_integer_file_keeps_one_int64_matrix_and_exact_overflow(tmp_path):
+    """A regular integer file over the fast-path size is held as one int64 matrix (no Python
+    rows until asked for); one value beyond int64 sends it to exact Python integers."""
+    lines = [f"{(7 * i) % 201 - 100} {(3 * i) % 101 - 50} {1 if i % 3 else -1}"
+             for i in range(5000)]
+    path = tmp_path / "ints.dat"
+    path.write_text("\n".join(lines) + "\n")
+    ds = pla.load(path)
+    assert ds.int64_rows is not None and "rows" not in ds.__dict__
+    fast, careful = read_both(path.read_bytes(), "dat")
+    assert ds.rows[1] == (1, -93, -47) and ds.rows == fast.rows == careful.rows
+    lines[4000] = f"{2**63} 1 -1"
+    path.write_text("\n".join(lines) + "\n")
+    big = pla.load(path)
+    assert big.int64_rows is None and big.rows[4000] == (1, 2**63, 1)
+    assert big.rows[:4000] == ds.rows[:4000]

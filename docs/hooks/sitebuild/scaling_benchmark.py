@@ -98,17 +98,20 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         lines += [f"Peak resident memory of whole processes on {memory['n']:,} × {memory['d']} "
                   f"integers (medians; recorded {report.get('memory_date', report['date'])[:10]} on "
                   f"{m['cpu']}; *before* is the code before the change that reduced it):", "",
-                  "| process | peak MiB |", "|---|---:|"]
+                  "| process | peak MiB | over numpy's |", "|---|---:|---:|"]
+        numpy_peak = memory["peak_bytes"].get("numpy loadtxt (the data held)")
         for label, peak in memory["peak_bytes"].items():
-            lines.append(f"| {label} | {peak / 2**20:.1f} |")
+            ratio = f"{peak / numpy_peak:.2f}×" if numpy_peak else "–"
+            lines.append(f"| {label} | {peak / 2**20:.1f} | {ratio} |")
         lines.append("")
     versus = report.get("versus_numpy")
     if versus:
         m = report.get("versus_numpy_machine", report["machine"])
         load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
         lines += ["Whole `pla run` processes against a numpy process that reads the same file "
-                  "with `loadtxt` and runs the float64 block-scan PLA (CPU-time medians of "
-                  f"alternating runs on {m['cpu']}{load}):",
+                  "with `loadtxt` (the Coq-format file: its tokens split and read as floats) "
+                  "and runs the float64 block-scan PLA (CPU-time medians of alternating runs "
+                  f"on {m['cpu']}{load}; *before* is the code before issue 29's part 2):",
                   "", "| data | pla run | numpy loadtxt + float PLA | ratio (median) | "
                   "ratio before the change |", "|---|---:|---:|---:|---:|"]
         for label, r in versus.items():
