@@ -105,6 +105,7 @@ class Elaborator:
         self.atoms: dict[tuple, Any] = {}      # (node, bound index or None) -> kernel Atom
         self.order: list[Any] = []             # atoms, innermost first
         self.display: dict = {}                # atom symbol -> how a certificate shows it
+        self.powers: dict[tuple, Any] = {}     # powsym node -> kernel Power (x**(n + c))
 
     def symbol(self, name: str) -> Any:
         return self.sp.Symbol(name, real=True)
@@ -126,6 +127,8 @@ class Elaborator:
             return self.kernel.dot(self.expr(e[1], bound=bound), self.expr(e[2], bound=bound))
         if kind == "pow":
             return sp.Pow(self.expr(e[1], evaluate, bound), e[2], evaluate=evaluate)
+        if kind == "powsym":
+            return self.power(e, bound)
         a, b = self.expr(e[1], evaluate, bound), self.expr(e[2], evaluate, bound)
         if kind == "add":
             return sp.Add(a, b, evaluate=evaluate)
@@ -155,6 +158,25 @@ class Elaborator:
         self.order.append(atom)
         self.display[symbol] = sp.Symbol(f"\u221a({shown})" if kind == "sqrt" else f"|{shown}|")
         return atom
+
+    def power(self, e: tuple, bound: str | None) -> Any:
+        """The symbol of ``base**(n + c)`` (one kernel Power per distinct node); refused
+        under a symbolic sum."""
+        if bound is not None:
+            raise ElaborationRefused("a symbolic exponent inside a symbolic sum is not "
+                                     "supported (write the sum with numeric bounds)")
+        if e not in self.powers:
+            base = self.expr(e[1])
+            n, c = e[2][1], e[3]
+            exponent = n if c == 0 else f"({n} {'+' if c > 0 else '-'} {abs(c)})"
+            text = self.show(base)
+            text = text if e[1][0] in ("sym", "num") and not text.startswith("-") else \
+                f"({text})"
+            symbol = self.sp.Symbol(f"_pow{len(self.powers) + 1}", real=True)
+            self.powers[e] = self.kernel.Power(symbol, base, self.symbol(n), c,
+                                               f"{text}**{exponent}")
+            self.display[symbol] = self.sp.Symbol(f"{text}**{exponent}")
+        return self.powers[e].symbol
 
     def show(self, e: Any) -> str:
         """How a certificate shows a translated expression: atoms as √(..) and |..| (the
@@ -208,7 +230,8 @@ def elaborate(claim: Claim) -> tuple[Any, Elaborator]:
     statement = k.ClaimStatement(
         vectors=claim.vectors, integers=tuple(integers), assumptions=tuple(assumptions),
         nonzero=tuple(nonzero), atoms=tuple(a for a in tr.order if a not in bound),
-        domains=tuple(domains), goals=tuple(goals), sum=sum_goal)
+        domains=tuple(domains), goals=tuple(goals), sum=sum_goal,
+        powers=tuple(tr.powers.values()))
     return statement, tr
 
 

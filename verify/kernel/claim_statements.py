@@ -106,6 +106,7 @@ class ClaimStatement:
     domains: tuple[Domain, ...] = ()
     goals: tuple[Goal, ...] = ()
     sum: SumGoal | None = None
+    powers: tuple = ()  # the symbolic powers x**(n + c) (verify.kernel.powers.Power)
 
 
 @dataclass(frozen=True)
@@ -225,8 +226,12 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     raise :class:`DerivationError` saying what does not match."""
     if type(statement) is not ClaimStatement or type(proof) is not ClaimProof:
         raise DerivationError("check_claim takes a ClaimStatement and a ClaimProof")
+    if statement.powers:  # symbolic exponents: the kernel's own induction theorem
+        from verify.kernel.powers import power_theorem
+
+        return _check_induction(statement, proof, power_theorem(statement))
     if statement.sum is not None:
-        return _check_sum(statement, proof)
+        return _check_induction(statement, proof, sum_theorem(statement))
     if not statement.goals:
         raise DerivationError("a claim states at least one goal")
     ctx = _Context(statement)
@@ -288,6 +293,7 @@ def _names(statement: ClaimStatement) -> set[str]:
     sg = statement.sum
     atoms = statement.atoms + (sg.atoms if sg else ())
     exprs += [x for a in atoms for x in (a.symbol, a.argument)]
+    exprs += [x for p in statement.powers for x in (p.symbol, p.base, p.variable)]
     if sg is not None:
         exprs += [sg.index, sg.upper, sg.summand, sg.closed]
     names = set(statement.vectors)
@@ -373,17 +379,17 @@ def _lower_bound(f: Fact, n: Any, low: int) -> bool:
     return lhs == n and rhs.is_Rational and rhs >= low - 1
 
 
-def _check_sum(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
-    expected = sum_theorem(statement)
+def _check_induction(statement: ClaimStatement, proof: ClaimProof,
+                     expected: Theorem) -> CheckedClaim:
     main = proof.main
     if proof.domains:
-        raise DerivationError("a Sum claim has no domain theorems")
+        raise DerivationError("a claim proved by induction has no domain theorems")
     if statement_text(main) != statement_text(expected):
         raise DerivationError("the induction theorem does not state the claim:\n"
                               f"{statement_text(main)}\nexpected:\n{statement_text(expected)}")
     if not (isinstance(main.proof, Induction) and main.proof.variable == expected.proof.variable
             and main.proof.index == expected.proof.index):
-        raise DerivationError("a Sum claim is proved by induction on the kernel's T and t")
+        raise DerivationError("the claim is proved by induction on the kernel's T and t")
     checked = check_theorem(main)
     if statement_text(checked.theorem) != statement_text(expected):
         raise DerivationError("the checked induction theorem does not state the claim")
@@ -396,7 +402,7 @@ def statement_display(statement: ClaimStatement) -> str:
     atoms shown as written (``sqrt(x)``, ``Abs(k - 1)``), inner products as ``dot(u, v)``."""
     sp = _sympy()
     sg = statement.sum
-    atoms = statement.atoms + (sg.atoms if sg else ())
+    atoms = statement.atoms + (sg.atoms if sg else ()) + statement.powers
     shown = {a.symbol: sp.Symbol(a.shown) for a in atoms}
     reader = {"=": "=="}
 
