@@ -166,6 +166,9 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
         equalities = [(n, sp.expand(sp.S(e).xreplace(placeholders))) for n, e in eqs]
         if flat == 0 and goal.rel in ("=", ">=", "<="):
             return kernel.Link(goal.rel, rhs, kernel.Certificate((), tuple(eq_terms)))
+        if flat.is_Rational and flat > 0 and goal.rel != "=":  # a positive constant
+            return kernel.Link(goal.rel, rhs, kernel.Certificate((kernel.Term(flat, ()),),
+                                                                 tuple(eq_terms)))
         from verify.search.claim_certificates import find_certificate
 
         found = find_certificate(flat, [] if goal.rel == "=" else hyps, equalities, rules,

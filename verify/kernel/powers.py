@@ -105,7 +105,10 @@ def power_theorem(statement: Any) -> Theorem:
     if low is None or any(low + p.offset < 0 for p in powers):
         raise DerivationError(f"induction on {n} needs a lower bound '{n} >= m' with every "
                               f"exponent >= 0 at n = m")
-    if statement.domains or any(a.kind != "abs" or sp.S(a.argument).free_symbols & (symbols | {n})
+    variable_domains = [d for d in statement.domains if sp.S(d.expr).free_symbols]
+    constant_domains_hold = all((sp.S(d.expr) >= 0) if d.kind == "nonneg" else sp.S(d.expr) != 0
+                                for d in statement.domains if not sp.S(d.expr).free_symbols)
+    if variable_domains or not constant_domains_hold or any(a.kind != "abs" or sp.S(a.argument).free_symbols & (symbols | {n})
                                 for a in statement.atoms):
         raise DerivationError("a claim with symbolic powers has no square roots, no variable "
                               "denominators and no Abs of the exponent")
