@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from verify.claims.parser import Claim, Relation
+from verify.coq.claim_powers import power_bound, power_script, power_text
 from verify.coq.claim_signs import sample_point, value_at
 from verify.coq.library import LOGICAL_ROOT, MARKER, _makefile, library_source
 
@@ -81,6 +82,7 @@ class _Printer:
     def __init__(self, vectors: Iterable[str]) -> None:
         self.vectors = set(vectors)
         self.sums: list[tuple] = []   # the symbolic sums met, in order
+        self.power_low: int | None = None  # n's lower bound m when the claim has x**(n + c)
 
     def is_vector(self, e: tuple) -> bool:
         kind = e[0]
@@ -123,6 +125,8 @@ class _Printer:
         if kind == "pow":
             power = f"{self.scalar(e[1])} ^ {abs(e[2])}"
             return f"({power})" if e[2] >= 0 else f"(/ ({power}))"
+        if kind == "powsym":  # x**(n + c) = x ^ (T + m + c), INR T = n - m (claim_powers.py)
+            return power_text(self.scalar(e[1]), e, self.power_low, CoqExportError)
         if kind == "sqrt":
             return f"(sqrt {self.scalar(e[1])})"
         if kind == "abs":
@@ -184,7 +188,8 @@ def _condition_text(printer: _Printer, condition: tuple[str, tuple]) -> str:
 
 def coq_statement(claim: Claim, name: str) -> str:
     """The claim as one Coq theorem statement (see the module docstring)."""
-    printer = _Printer(claim.vectors)
+    printer, powers = _Printer(claim.vectors), power_bound(claim)
+    printer.power_low = powers[1] if powers else None
     scalars = " ".join(_name(s) for s in claim.symbols)
     binders = " ".join(([f"({scalars} : R)"] if scalars else []) +
                        ([f"({' '.join(_name(v) for v in claim.vectors)} : V)"]
@@ -197,10 +202,12 @@ def coq_statement(claim: Claim, name: str) -> str:
     if printer.sums:
         _, _, _, low, high = printer.sums[0]
         hyps.append(f"forall T : nat, INR T = {_name(high[1])} - {_number(Fraction(low))} + 1")
+    elif powers:
+        hyps.append(f"forall T : nat, INR T = {_name(powers[0])} - {_number(Fraction(powers[1]))}")
     conclusion = " /\\ ".join(f"({g})" for g in goals) if len(goals) > 1 else goals[0]
     quantified = f"forall {binders}, " if binders else ""
     hyps_text = "".join(f"{h} -> " for h in hyps)
-    if printer.sums:  # the T of the sum is bound before its equation
+    if printer.sums or powers:  # the T of the sum or the power is bound before its equation
         last = hyps_text.rsplit("forall T : nat, ", 1)
         hyps_text = last[0] + "forall T : nat, " + last[1]
     return f"Theorem {name} : {quantified}{hyps_text}{conclusion}."
@@ -291,6 +298,8 @@ def claim_file(proof: ClaimProof, name: str) -> str:
     has_sum = any(_has(side, "sum") for g in claim.goals for side in (g.lhs, g.rhs))
     if has_sum:
         lines += _sum_script(printer, claim, names, hyp_names)
+    elif power_bound(claim):
+        lines += power_script(names, hyp_names, *power_bound(claim), rename=_name)
     else:
         lines.append(f"  intros {' '.join(names + hyp_names)}.".replace("intros .", "idtac."))
         for square in certificate_squares(proof.certificate):

@@ -31,8 +31,8 @@ naturals: T
 hypothesis h2: x >= -1
 hypothesis start1: P[0] = 1
 for every t with 0 <= t < T:
-  hypothesis next1: P[1 + t] = P[t]*(1 + x)
-conclusion 1: P[T] >= 1 + T*x
+  hypothesis next1: P[t + 1] = (x + 1)*P[t]
+conclusion 1: P[T] >= T*x + 1
 """
 
 from __future__ import annotations
