@@ -160,13 +160,10 @@ class Elaborator:
         return atom
 
     def power(self, e: tuple, bound: str | None) -> Any:
-        """The symbol of ``base**(n + c)`` (one kernel Power per distinct node); refused
-        under a symbolic sum."""
-        if bound is not None:
-            raise ElaborationRefused("a symbolic exponent inside a symbolic sum is not "
-                                     "supported (write the sum with numeric bounds)")
+        """The symbol of ``base**(n + c)`` (one kernel Power per distinct node; under a sum,
+        ``n`` is the sum's index or its upper bound, which the kernel tells apart)."""
         if e not in self.powers:
-            base = self.expr(e[1])
+            base = self.expr(e[1], bound=bound)
             n, c = e[2][1], e[3]
             exponent = n if c == 0 else f"({n} {'+' if c > 0 else '-'} {abs(c)})"
             text = self.show(base)
@@ -235,6 +232,10 @@ def elaborate(claim: Claim) -> tuple[Any, Elaborator]:
     return statement, tr
 
 
+def _has_power(e: tuple) -> bool:
+    return e[0] == "powsym" or any(isinstance(c, tuple) and _has_power(c) for c in e[1:])
+
+
 def _has_sum(e: tuple) -> bool:
     return e[0] == "sum" or any(isinstance(c, tuple) and _has_sum(c) for c in e[1:])
 
@@ -254,8 +255,9 @@ def _sum_goal(tr: Elaborator, claim: Claim, goal: Any) -> Any:
         raise ElaborationRefused("a symbolic sum runs up to a name")
     if index in claim.vectors or high[1] in claim.vectors:
         raise ElaborationRefused("a sum's index and upper bound are numbers, not vectors")
-    for side in (body, other):
-        if any(kind == "nonneg" or constant_value(node) is None
+    for side in (body, other):  # a closed form with powers may divide by d (the kernel
+        powers = _has_power(body) or _has_power(other)  # asks for an assumption d != 0)
+        if any(kind == "nonneg" or (constant_value(node) is None and not (powers and side is other))
                for kind, node in domain_conditions(side)):
             raise ElaborationRefused("a symbolic sum and its closed form are polynomials here "
                                      "(no sqrt, no division by a variable)")

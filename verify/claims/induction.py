@@ -131,13 +131,13 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
     except kernel.DerivationError as exc:  # not a shape the kernel states
         raise _Unproved(str(exc)) from None
     T, t = skeleton.naturals[0], skeleton.proof.index
-    starts = [h for h in skeleton.hyps if h.name.startswith("start")]
+    starts = [h for h in skeleton.hyps if h.name.startswith("start") or h.name == "empty"]
     nexts = list(skeleton.family.hyps)
     outer, rules = [], {}
     for h in skeleton.hyps:
         if isinstance(h.content, kernel.Rewrite):
             rules[h.content.target] = (h.content.power, h.content.rhs)
-        elif not h.name.startswith("start"):
+        elif h not in starts:
             expr, kind = h.content.normal()
             if kind != "=0":
                 outer.append((h.name, sp.expand(expr), kind == ">0"))

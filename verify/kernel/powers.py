@@ -43,7 +43,7 @@ from typing import Any
 from verify.kernel.terms import Derivation, DerivationError, Fact, Family, Hyp, Induction, \
     Theorem, _sympy
 
-__all__ = ["Power", "power_theorem", "power_lower_bound"]
+__all__ = ["Power", "power_theorem", "power_lower_bound", "sum_power_theorem"]
 
 
 @dataclass(frozen=True)
@@ -80,56 +80,157 @@ def power_lower_bound(assumptions: tuple, n: Any) -> int | None:
     return best
 
 
+def _check_powers(powers: tuple, variables: set) -> set:
+    """The power symbols, after checking each record's shape (a forged one is refused)."""
+    sp = _sympy()
+    symbols = {p.symbol for p in powers}
+    for p in powers:
+        if type(p) is not Power or p.variable not in variables or \
+                type(p.variable) is not sp.Symbol:
+            raise DerivationError("every symbolic exponent of a claim uses the same one name "
+                                  "(or, in a sum, its index)")
+        if type(p.offset) is not int or type(p.symbol) is not sp.Symbol:
+            raise DerivationError("a power is a fresh symbol with an int offset")
+        if sp.S(p.base).free_symbols & (symbols | variables):
+            raise DerivationError(f"the base of {p.shown} uses {p.variable} or another "
+                                  f"symbolic power")
+    return symbols
+
+
+class _Sequences:
+    """One sequence B per distinct base (B[0] = 1, B[t+1] = base*B[t], so B[t] = base**t),
+    with fresh names; ``power(p, start, at)`` is ``base**start * B[at]``."""
+
+    def __init__(self, powers: tuple, used: set) -> None:
+        from verify.kernel.claim_statements import _fresh
+
+        sp = _sympy()
+        self.bases: list = []
+        for p in powers:
+            if not any(sp.expand(sp.S(p.base) - b) == 0 for b in self.bases):
+                self.bases.append(sp.S(p.base))
+        self.names = [sp.IndexedBase(_fresh("P", used)) for _ in self.bases]
+
+    def power(self, p: Power, start: int, at: Any) -> Any:
+        sp = _sympy()
+        if start < 0:
+            raise DerivationError(f"{p.shown} has a negative exponent at the start of the "
+                                  f"induction")
+        k = next(i for i, b in enumerate(self.bases) if sp.expand(sp.S(p.base) - b) == 0)
+        return sp.S(p.base) ** start * self.names[k][at]
+
+    def hyps(self, t: Any) -> tuple[list, list]:
+        """(the start hypotheses, the per-step hypotheses)."""
+        numbered = list(enumerate(zip(self.bases, self.names), 1))
+        return ([Hyp(f"start{i}", Fact(B[0], "=", 1)) for i, (_, B) in numbered],
+                [Hyp(f"next{i}", Fact(B[t + 1], "=", base * B[t])) for i, (base, B) in numbered])
+
+
+def _names_and_variables(statement: Any) -> tuple[set, Any, Any]:
+    from verify.kernel.claim_statements import _fresh, _names
+
+    sp = _sympy()
+    used = _names(statement) | {str(p.symbol) for p in statement.powers}
+    used |= {s.name for p in statement.powers for s in sp.S(p.base).free_symbols}
+    return used, sp.Symbol(_fresh("T", used), real=True), sp.Symbol(_fresh("t", used), real=True)
+
+
 def power_theorem(statement: Any) -> Theorem:
     """The induction theorem of a claim with symbolic powers (see the module docstring), its
     proof left empty for the proposer; DerivationError when the claim is not of that shape."""
-    from verify.kernel.claim_statements import _fresh, _names, atom_definitions
+    from verify.kernel.claim_statements import atom_definitions
 
     sp = _sympy()
     powers = statement.powers
-    if not powers or statement.sum is not None or not statement.goals:
-        raise DerivationError("a claim with symbolic powers states goals and no symbolic sum")
+    if powers and statement.sum is not None:
+        return sum_power_theorem(statement)
+    if not powers or not statement.goals:
+        raise DerivationError("a claim with symbolic powers states goals")
     n = powers[0].variable
-    symbols = {p.symbol for p in powers}
-    for p in powers:
-        if type(p) is not Power or p.variable != n or type(n) is not sp.Symbol:
-            raise DerivationError("every symbolic exponent of a claim uses the same one name")
-        if not isinstance(p.offset, int) or isinstance(p.offset, bool) or \
-                type(p.symbol) is not sp.Symbol:
-            raise DerivationError("a power is a fresh symbol with an int offset")
-        if sp.S(p.base).free_symbols & (symbols | {n}):
-            raise DerivationError(f"the base of {p.shown} uses {n} or another symbolic power")
+    symbols = _check_powers(powers, {n})
     if n not in statement.integers:
         raise DerivationError(f"induction on {n} needs the assumption '{n} integer'")
     low = power_lower_bound(statement.assumptions, n)
     if low is None or any(low + p.offset < 0 for p in powers):
         raise DerivationError(f"induction on {n} needs a lower bound '{n} >= m' with every "
                               f"exponent >= 0 at n = m")
-    variable_domains = [d for d in statement.domains if sp.S(d.expr).free_symbols]
-    constant_domains_hold = all((sp.S(d.expr) >= 0) if d.kind == "nonneg" else sp.S(d.expr) != 0
-                                for d in statement.domains if not sp.S(d.expr).free_symbols)
-    if variable_domains or not constant_domains_hold or any(a.kind != "abs" or sp.S(a.argument).free_symbols & (symbols | {n})
-                                for a in statement.atoms):
+    constant = [d for d in statement.domains if not sp.S(d.expr).free_symbols]
+    if len(constant) < len(statement.domains) or \
+            not all(sp.S(d.expr) >= 0 if d.kind == "nonneg" else sp.S(d.expr) != 0
+                    for d in constant) or \
+            any(a.kind != "abs" or sp.S(a.argument).free_symbols & (symbols | {n})
+                for a in statement.atoms):
         raise DerivationError("a claim with symbolic powers has no square roots, no variable "
                               "denominators and no Abs of the exponent")
     if any(g.op == "!=" for g in statement.goals):
         raise DerivationError("a claim with symbolic powers compares with < <= == >= >")
-    used = _names(statement) | {str(p.symbol) for p in powers}
-    used |= {s.name for p in powers for s in sp.S(p.base).free_symbols}
-    T = sp.Symbol(_fresh("T", used), real=True)
-    t = sp.Symbol(_fresh("t", used), real=True)
-    sequences = [sp.IndexedBase(_fresh("P", used)) for _ in powers]
+    used, T, t = _names_and_variables(statement)
+    sequences = _Sequences(powers, used)
     hyps = [Hyp(f"h{i}", f) for i, f in enumerate(statement.assumptions, 1)
             if not (sp.S(f.lhs).free_symbols | sp.S(f.rhs).free_symbols) & (symbols | {n})]
     hyps += [h for a in statement.atoms for h in atom_definitions(a)]
-    hyps += [Hyp(f"start{i}", Fact(P[0], "=", sp.S(p.base) ** (low + p.offset)))
-             for i, (p, P) in enumerate(zip(powers, sequences), 1)]
-    family = tuple(Hyp(f"next{i}", Fact(P[t + 1], "=", P[t] * sp.S(p.base)))
-                   for i, (p, P) in enumerate(zip(powers, sequences), 1))
-    at = {n: T + low, **{p.symbol: P[T] for p, P in zip(powers, sequences)}}
+    starts, nexts = sequences.hyps(t)
+    at = {n: T + low, **{p.symbol: sequences.power(p, low + p.offset, T) for p in powers}}
     conclusions = tuple(Fact(sp.S(g.lhs).xreplace(at), g.op, sp.S(g.rhs).xreplace(at))
                         for g in statement.goals)
     return Theorem(name="power", title="power", vectors=statement.vectors, naturals=(T,),
-                   hyps=tuple(hyps), conclusions=conclusions,
+                   hyps=tuple(hyps + starts), conclusions=conclusions,
                    proof=Induction(T, t, Derivation(()), Derivation(())),
-                   family=Family(t, T, family))
+                   family=Family(t, T, tuple(nexts)))
+
+
+def sum_power_theorem(statement: Any) -> Theorem:
+    """The induction theorem of ``Sum(f, (k, low, n)) rel G`` whose summand has powers
+    ``base**(k + c)`` and whose closed form has powers ``base**(n + c)`` (the geometric sum):
+    for every natural T, sequences S and B (one per base) with S[0] = 0, B[0] = 1,
+    S[t+1] = S[t] + f(low + t) and B[t+1] = base*B[t]: S[T] rel G(T + low - 1), every power
+    ``base**(e)`` written ``base**(e at T = 0) * B[T]`` (``B[t]`` in the summand).  A closed
+    form ``N/D`` of an equality whose denominator D is an assumption ``D != 0`` (up to sign)
+    is stated ``D*S[T] = N``, which says the same when D != 0.  The claim must assume
+    ``n integer`` and ``n >= c`` with c >= low - 1 (as for every sum)."""
+    from verify.kernel.claim_statements import _fresh, _lower_bound
+
+    sp = _sympy()
+    sg, powers = statement.sum, statement.powers
+    k, n = sg.index, sg.upper
+    if statement.goals or sg.rel not in ("=", "<=", ">=") or type(k) is not sp.Symbol or \
+            type(n) is not sp.Symbol or k == n:
+        raise DerivationError("a Sum goal is one comparison =, <= or >= with nothing else")
+    symbols = _check_powers(powers, {k, n})
+    inner = [p for p in powers if p.variable == k]
+    outer = [p for p in powers if p.variable == n]
+    summand, closed = sp.S(sg.summand), sp.S(sg.closed)
+    if summand.free_symbols & {p.symbol for p in outer} or \
+            closed.free_symbols & {p.symbol for p in inner} or n in summand.free_symbols:
+        raise DerivationError(f"the summand's powers use {k}, the closed form's use {n}")
+    if n not in statement.integers or not any(_lower_bound(f, n, sg.low)
+                                              for f in statement.assumptions):
+        raise DerivationError(f"induction on {n} needs the assumptions '{n} integer' and "
+                              f"'{n} >= {sg.low - 1}' (or a larger lower bound)")
+    if statement.domains or statement.atoms or sg.atoms:
+        raise DerivationError("a sum with symbolic powers has no sqrt and no Abs")
+    numerator, denominator = sp.fraction(sp.together(closed))
+    scale, cleared = denominator.as_coeff_Mul()
+    if cleared.free_symbols & (symbols | {k, n}) or cleared != 1 and not (sg.rel == "=" and any(
+            sp.expand(cleared - e) == 0 or sp.expand(cleared + e) == 0
+            for e in statement.nonzero)):
+        raise DerivationError(f"the closed form divides by {cleared}: an equality whose "
+                              f"denominator is assumed != 0 (such as r != 1) is needed")
+    used, T, t = _names_and_variables(statement)
+    S = sp.IndexedBase(_fresh("S", used))
+    sequences = _Sequences(tuple(powers), used)
+    hyps = [Hyp(f"h{i}", f) for i, f in enumerate(statement.assumptions, 1)
+            if not (sp.S(f.lhs).free_symbols | sp.S(f.rhs).free_symbols) & (symbols | {n})]
+    starts, nexts = sequences.hyps(t)
+    at_k = {k: sg.low + t, **{p.symbol: sequences.power(p, sg.low + p.offset, t)
+                              for p in inner}}
+    at_n = {n: T + sg.low - 1, **{p.symbol: sequences.power(p, sg.low - 1 + p.offset, T)
+                                  for p in outer}}
+    recurrence = Hyp("recurrence", Fact(S[t + 1], "=", S[t] + summand.xreplace(at_k)))
+    conclusion = Fact(cleared * S[T], sg.rel, (numerator / scale).xreplace(at_n))
+    return Theorem(name="sum", title="sum", vectors=(), naturals=(T,),
+                   hyps=tuple(hyps + [Hyp("empty", Fact(S[0], "=", 0))] + starts),
+                   conclusions=(conclusion,),
+                   proof=Induction(T, t, Derivation(()), Derivation(())),
+                   family=Family(t, T, (recurrence, *nexts)))
+
