@@ -47,7 +47,7 @@ PRELUDE_FILES = ("InnerProduct.v", "Claims.v")
 _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall",
              "fun", "if", "in", "let", "match", "mod", "return", "then", "using", "where", "with",
              "Prop", "Set", "Type", "R", "S", "O", "V", "IP", "Z", "sqrt", "Rabs", "dot", "vadd",
-             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT"}
+             "vscale", "vzero", "psum", "INR", "IZR", "pow", "T", "t", "IH", "HT", "ipow"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -126,7 +126,7 @@ class _Printer:
             power = f"{self.scalar(e[1])} ^ {abs(e[2])}"
             return f"({power})" if e[2] >= 0 else f"(/ ({power}))"
         if kind == "powsym":  # x**(n + c) = x ^ (T + m + c), INR T = n - m (claim_powers.py)
-            return power_text(self.scalar(e[1]), e, self.power_low, CoqExportError)
+            return power_text(self, e, CoqExportError)
         if kind == "sqrt":
             return f"(sqrt {self.scalar(e[1])})"
         if kind == "abs":
@@ -296,10 +296,10 @@ def claim_file(proof: ClaimProof, name: str) -> str:
              "Open Scope R_scope.", "", "Section Claim.",
              "Context {V : Type} {IP : InnerProductSpace V}.", "", statement, "Proof."]
     has_sum = any(_has(side, "sum") for g in claim.goals for side in (g.lhs, g.rhs))
-    if has_sum:
+    if power_bound(claim):
+        lines += power_script(printer, claim, names, hyp_names, rename=_name)
+    elif has_sum:
         lines += _sum_script(printer, claim, names, hyp_names)
-    elif power_bound(claim):
-        lines += power_script(names, hyp_names, *power_bound(claim), rename=_name)
     else:
         lines.append(f"  intros {' '.join(names + hyp_names)}.".replace("intros .", "idtac."))
         for square in certificate_squares(proof.certificate):

@@ -9,6 +9,8 @@ Role: untrusted (Coq checks what it writes).  Like a symbolic sum, a claim with 
 >>> claim = parse_claim("assume: n >= 1, n integer, x >= 1\\nx**(n + 1) >= x")
 >>> power_bound(claim)
 ('n', 1)
+>>> power_bound(parse_claim("assume: n >= 0, n integer\\nSum(2**k, (k, 0, n)) == 2**(n + 1) - 1"))
+('n', -1)
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ def _powers(e: tuple, out: list) -> list:
 
 
 def power_bound(claim: Any) -> tuple[str, int] | None:
-    """(n, m): the name of the claim's symbolic exponents and the largest integer lower bound
-    ``n >= m`` its assumptions give; None when the claim has no symbolic power."""
+    """(n, m): the name of the claim's symbolic exponents and the integer ``m`` with
+    ``n = INR T + m`` in the Coq statement: the largest lower bound ``n >= m`` of the
+    assumptions, or ``low - 1`` for a symbolic sum from ``low`` to ``n``; None when the claim
+    has no symbolic power."""
     from verify.claims.parser import constant_value
 
     found: list = []
@@ -40,6 +44,9 @@ def power_bound(claim: Any) -> tuple[str, int] | None:
             _powers(r.rhs, found)
     if not found:
         return None
+    sums = [side for g in claim.goals for side in (g.lhs, g.rhs) if side[0] == "sum"]
+    if sums:
+        return sums[0][4][1], sums[0][3] - 1
     n = found[0][2][1]
     best = None
     for r in claim.assumptions:
@@ -56,30 +63,57 @@ def power_bound(claim: Any) -> tuple[str, int] | None:
     return n, best
 
 
-def power_text(base: str, e: tuple, low: int | None, error: type = ValueError) -> str:
-    """``base ^ (T + k)`` for the node ``("powsym", base, n, c)``, k = low + c >= 0; ``error``
-    when there is no lower bound or k < 0.
-
-    >>> power_text("x", ("powsym", ("sym", "x"), ("sym", "n"), 1), 0)
-    '(x ^ (T + 1))'
-    """
+def power_text(printer: Any, e: tuple, error: type = ValueError) -> str:
+    """``base ^ (T + k)`` for the node ``("powsym", base, n, c)``, k = m + c >= 0 (m the
+    printer's ``power_low``); ``ipow base (k + c)`` for a power of a sum's index ``k``;
+    ``error`` when there is no lower bound or k < 0."""
+    base = printer.scalar(e[1])
+    if printer.sums and e[2][1] == printer.sums[0][2]:  # a power of the sum's index
+        exponent = printer.scalar(e[2]) if e[3] == 0 else \
+            f"({printer.scalar(e[2])} + {e[3]})" if e[3] > 0 else \
+            f"({printer.scalar(e[2])} - {-e[3]})"
+        return f"(ipow {base} {exponent})"
+    low = printer.power_low
     if low is None or low + e[3] < 0:
         raise error(f"the exponent of a power of {base} has no lower bound >= 0")
     return f"({base} ^ (T + {low + e[3]}))"
 
 
-def power_script(names: list[str], hyp_names: list[str], n: str, low: int,
+def power_script(printer: Any, claim: Any, names: list[str], hyp_names: list[str],
                  rename: Any = str) -> list[str]:
-    """The proof: T natural with n = INR T + low, then induction on T (each power unfolds
-    once in the step); ``nra`` gets the squares of the claim's names as hints.  ``rename``
-    gives the Coq name of a claim's name."""
-    n = rename(n)
+    """The proof: T natural with n = INR T + m, then induction on T (each power unfolds once
+    in the step, a power of a sum's index by ``ipow_nat``); ``nra`` gets the squares of the
+    claim's names as hints."""
+    name, low = power_bound(claim)
+    n = rename(name)
     squares = " ".join(f"pose proof (pow2_ge_0 {x})." for x in names if x != n)
-    return [f"  intros {' '.join(names + hyp_names)} T HT.",
-            f"  assert (HN : {n} = INR T + {low}) by lra. subst {n}. clear HT.",
-            "  repeat match goal with H : context [INR T] |- _ => clear H end.",
-            f"  {squares}" if squares else "  idtac.",
-            "  induction T as [|t IH].",
-            "  - simpl. claim_close.",
-            "  - rewrite ?S_INR. simpl pow. pose proof (pos_INR t). "
-            "first [ claim_close | nra ]."]
+    lines = [f"  intros {' '.join(names + hyp_names)} T HT.",
+             f"  assert (HN : {n} = INR T + {low}) by lra. subst {n}. clear HT.",
+             "  repeat match goal with H : context [INR T] |- _ => clear H end.",
+             f"  {squares}" if squares else "  idtac."]
+    sums = [side for g in claim.goals for side in (g.lhs, g.rhs) if side[0] == "sum"]
+    if not sums:
+        return lines + ["  induction T as [|t IH].", "  - simpl. claim_close.",
+                        "  - rewrite ?S_INR. simpl pow. pose proof (pos_INR t). "
+                        "first [ claim_close | nra ]."]
+    _, body, index, start, _ = sums[0]
+    conditions = [d for kind, d in _nonzero(claim.goals) if kind == "nonzero"]
+    if len(conditions) > 1:
+        raise ValueError("a symbolic sum with powers divides by one expression at most")
+    for d in conditions:  # d <> 0 from the assumption d' <> 0 it is, up to sign
+        lines += [f"  assert (D1 : {printer.scalar(d)} <> 0) by (intro; match goal with "
+                  f"H : _ <> _ |- _ => apply H; lra end).", "  refine (conj D1 _)."]
+    rewrites = " ".join(f"rewrite (ipow_nat {printer.scalar(p[1])} (t + {start + p[3]})) by "
+                        f"(rewrite plus_INR; simpl INR; lra)."
+                        for p in _powers(body, []) if p[2] == ("sym", index))
+    close = "first [ claim_close | (field; assumption) ]"
+    return lines + ["  induction T as [|t IH].",
+                    f"  - simpl. {close}.",
+                    f"  - cbn [psum]. rewrite ?S_INR. cbv beta. {rewrites} simpl pow. "
+                    f"pose proof (pos_INR t). rewrite IH; {close}."]
+
+
+def _nonzero(relations: Any) -> list:
+    from verify.coq.claim_files import _conditions
+
+    return _conditions(relations)
