@@ -185,3 +185,16 @@ def test_a_claim_name_equal_to_the_kernels_fresh_names_is_kept_apart():
     verdict = check_claim_text("assume: n >= 0, n integer, P >= -1, T >= 0, t >= 0\n"
                                "(1 + P)**n >= 1 + n*P")
     assert verdict.status == "proved"
+
+
+@settings(max_examples=6, deadline=None)
+@given(a=st.integers(-2, 1), b=st.integers(0, 2), c=st.integers(0, 3))
+def test_a_proved_power_claim_holds_at_every_point_tried(a, b, c):
+    """Hypothesis proposes claims (x + b)**n >= 1 + c*n*x for x >= a, true or false; whenever
+    one is proved, it holds exactly at n = 0..8 and several x >= a."""
+    text = f"assume: n >= 0, n integer, x >= {a}\n(x + {b})**n >= 1 + {c}*n*x"
+    if check_claim_text(text).status != "proved":
+        return
+    for n in range(9):
+        for x in (Fraction(a), Fraction(a) + Fraction(1, 2), Fraction(a + 1), Fraction(a + 3)):
+            assert (x + b) ** n >= 1 + c * n * x, (text, n, x)
