@@ -1,5 +1,6 @@
 """Issue 25: symbolic exponents ``x**n`` (n a declared integer with a lower bound) and powers
-of a sum's index, proved by induction in the kernel; their false twins refuted by hand."""
+of a sum's index, proved by induction in the kernel (their false twins are in
+tests/test_claims_refutations.py)."""
 
 from __future__ import annotations
 
@@ -39,23 +40,6 @@ def test_a_symbolic_power_is_proved_by_induction_as_written(text, shown):
     assert verdict.status == "proved", verdict.reason
     if shown is not None:
         assert verdict.headline() == f"proved: {shown}"
-
-
-TWINS = [
-    ("assume: n >= 0, n integer, x >= 0\n(1 + x)**n <= 1 + n*x",
-     "n = 2, x = 1: (1 + x)**n = 4 > 1 + n*x = 3"),
-    ("assume: n >= 1, n integer\n2**n >= n**2", "n = 3: 2**n = 8 < n**2 = 9"),
-    ("assume: n >= 1, n integer, x >= 0, x <= 2\nx**n <= x", "n = 2, x = 2: x**n = 4 > x = 2"),
-    ("assume: n >= 0, n integer, r != 1\nSum(r**k, (k, 0, n)) == (1 - r**n)/(1 - r)",
-     "n = 0, r = 0: Sum(r**k, (k, 0, n)) = 1 != (1 - r**n)/(1 - r) = 0"),
-]
-
-
-@pytest.mark.parametrize("text, shown", TWINS)
-def test_a_false_twin_is_refuted_at_a_small_exponent(text, shown):
-    verdict = check_claim_text(text)
-    assert verdict.status == "refuted"
-    assert verdict.reason == shown
 
 
 @pytest.mark.parametrize("exponent, parsed", [
