@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from verify.kernel.claim_names import fresh_name as _fresh
+from verify.kernel.claim_names import statement_names as _names
 from verify.kernel.derivations import check_theorem
 from verify.kernel.statements import content_text, expression_text, statement_text
 from verify.kernel.terms import (
@@ -283,35 +285,6 @@ def check_vacuous(statement: ClaimStatement, theorem: Theorem) -> CheckedTheorem
 
 
 # -- symbolic sums -------------------------------------------------------------------------------
-def _names(statement: ClaimStatement) -> set[str]:
-    """Every name the statement uses (symbols, indexed bases, vectors)."""
-    sp = _sympy()
-    exprs: list = [*statement.integers, *statement.nonzero]
-    exprs += [x for f in statement.assumptions for x in (f.lhs, f.rhs)]
-    exprs += [x for g in statement.goals for x in (g.lhs, g.rhs)]
-    exprs += [d.expr for d in statement.domains]
-    sg = statement.sum
-    atoms = statement.atoms + (sg.atoms if sg else ())
-    exprs += [x for a in atoms for x in (a.symbol, a.argument)]
-    exprs += [x for p in statement.powers for x in (p.symbol, p.base, p.variable)]
-    if sg is not None:
-        exprs += [sg.index, sg.upper, sg.summand, sg.closed]
-    names = set(statement.vectors)
-    for e in exprs:
-        for s in sp.S(e).atoms(sp.Symbol, sp.Indexed):
-            names.add(str(s.base.label) if isinstance(s, sp.Indexed) else s.name)
-    return names
-
-
-def _fresh(base: str, used: set[str]) -> str:
-    name, k = base, 0
-    while name in used:
-        k += 1
-        name = f"{base}{k}"
-    used.add(name)
-    return name
-
-
 def sum_theorem(statement: ClaimStatement) -> Theorem:
     """The induction theorem that proves the statement's ``Sum`` goal, built by the kernel with
     fresh names T, t, S (none used by the claim), its proof left empty for the proposer:

@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from verify.kernel.claim_names import fresh_name, statement_names
 from verify.kernel.terms import Derivation, DerivationError, Fact, Family, Hyp, Induction, \
     Theorem, _sympy
 
@@ -102,14 +103,12 @@ class _Sequences:
     with fresh names; ``power(p, start, at)`` is ``base**start * B[at]``."""
 
     def __init__(self, powers: tuple, used: set) -> None:
-        from verify.kernel.claim_statements import _fresh
-
         sp = _sympy()
         self.bases: list = []
         for p in powers:
             if not any(sp.expand(sp.S(p.base) - b) == 0 for b in self.bases):
                 self.bases.append(sp.S(p.base))
-        self.names = [sp.IndexedBase(_fresh("P", used)) for _ in self.bases]
+        self.names = [sp.IndexedBase(fresh_name("P", used)) for _ in self.bases]
 
     def power(self, p: Power, start: int, at: Any) -> Any:
         sp = _sympy()
@@ -127,19 +126,15 @@ class _Sequences:
 
 
 def _names_and_variables(statement: Any) -> tuple[set, Any, Any]:
-    from verify.kernel.claim_statements import _fresh, _names
-
     sp = _sympy()
-    used = _names(statement) | {str(p.symbol) for p in statement.powers}
-    used |= {s.name for p in statement.powers for s in sp.S(p.base).free_symbols}
-    return used, sp.Symbol(_fresh("T", used), real=True), sp.Symbol(_fresh("t", used), real=True)
+    used = statement_names(statement)
+    return used, sp.Symbol(fresh_name("T", used), real=True), \
+        sp.Symbol(fresh_name("t", used), real=True)
 
 
 def power_theorem(statement: Any) -> Theorem:
     """The induction theorem of a claim with symbolic powers (see the module docstring), its
     proof left empty for the proposer; DerivationError when the claim is not of that shape."""
-    from verify.kernel.claim_statements import atom_definitions
-
     sp = _sympy()
     powers = statement.powers
     if powers and statement.sum is not None:
@@ -158,17 +153,15 @@ def power_theorem(statement: Any) -> Theorem:
     if len(constant) < len(statement.domains) or \
             not all(sp.S(d.expr) >= 0 if d.kind == "nonneg" else sp.S(d.expr) != 0
                     for d in constant) or \
-            any(a.kind != "abs" or sp.S(a.argument).free_symbols & (symbols | {n})
-                for a in statement.atoms):
-        raise DerivationError("a claim with symbolic powers has no square roots, no variable "
-                              "denominators and no Abs of the exponent")
+            statement.atoms:
+        raise DerivationError("a claim with symbolic powers has no square roots, no Abs and "
+                              "no variable denominators")
     if any(g.op == "!=" for g in statement.goals):
         raise DerivationError("a claim with symbolic powers compares with < <= == >= >")
     used, T, t = _names_and_variables(statement)
     sequences = _Sequences(powers, used)
     hyps = [Hyp(f"h{i}", f) for i, f in enumerate(statement.assumptions, 1)
             if not (sp.S(f.lhs).free_symbols | sp.S(f.rhs).free_symbols) & (symbols | {n})]
-    hyps += [h for a in statement.atoms for h in atom_definitions(a)]
     starts, nexts = sequences.hyps(t)
     at = {n: T + low, **{p.symbol: sequences.power(p, low + p.offset, T) for p in powers}}
     conclusions = tuple(Fact(sp.S(g.lhs).xreplace(at), g.op, sp.S(g.rhs).xreplace(at))
@@ -188,8 +181,6 @@ def sum_power_theorem(statement: Any) -> Theorem:
     form ``N/D`` of an equality whose denominator D is an assumption ``D != 0`` (up to sign)
     is stated ``D*S[T] = N``, which says the same when D != 0.  The claim must assume
     ``n integer`` and ``n >= c`` with c >= low - 1 (as for every sum)."""
-    from verify.kernel.claim_statements import _fresh, _lower_bound
-
     sp = _sympy()
     sg, powers = statement.sum, statement.powers
     k, n = sg.index, sg.upper
@@ -203,8 +194,8 @@ def sum_power_theorem(statement: Any) -> Theorem:
     if summand.free_symbols & {p.symbol for p in outer} or \
             closed.free_symbols & {p.symbol for p in inner} or n in summand.free_symbols:
         raise DerivationError(f"the summand's powers use {k}, the closed form's use {n}")
-    if n not in statement.integers or not any(_lower_bound(f, n, sg.low)
-                                              for f in statement.assumptions):
+    bound = power_lower_bound(statement.assumptions, n)
+    if n not in statement.integers or bound is None or bound < sg.low - 1:
         raise DerivationError(f"induction on {n} needs the assumptions '{n} integer' and "
                               f"'{n} >= {sg.low - 1}' (or a larger lower bound)")
     if statement.domains or statement.atoms or sg.atoms:
@@ -217,7 +208,7 @@ def sum_power_theorem(statement: Any) -> Theorem:
         raise DerivationError(f"the closed form divides by {cleared}: an equality whose "
                               f"denominator is assumed != 0 (such as r != 1) is needed")
     used, T, t = _names_and_variables(statement)
-    S = sp.IndexedBase(_fresh("S", used))
+    S = sp.IndexedBase(fresh_name("S", used))
     sequences = _Sequences(tuple(powers), used)
     hyps = [Hyp(f"h{i}", f) for i, f in enumerate(statement.assumptions, 1)
             if not (sp.S(f.lhs).free_symbols | sp.S(f.rhs).free_symbols) & (symbols | {n})]
