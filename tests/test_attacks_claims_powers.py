@@ -161,6 +161,8 @@ def test_a_claim_false_only_at_a_large_exponent_is_never_proved(text):
      "uses the same one name"),
     ("assume: n integer, n >= 0, x >= 0\nsqrt(x)**n >= 0", "no square roots"),
     ("assume: n integer, n >= 0\n(2 + x**2)**n != 0", "compares with"),
+    # a huge start exponent would make the kernel expand (1 + x**2)**(10**30)
+    ("assume: n integer, n >= 10**30\n(1 + x**2)**n >= 1", "at the start of the induction"),
 ])
 def test_a_power_the_kernel_cannot_state_is_unproved_with_the_reason(text, reason):
     """Each claim is true: only the kernel's refusal keeps it from proved."""

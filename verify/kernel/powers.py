@@ -44,7 +44,11 @@ from verify.kernel.claim_names import fresh_name, statement_names
 from verify.kernel.terms import Derivation, DerivationError, Fact, Family, Hyp, Induction, \
     Theorem, _sympy
 
-__all__ = ["Power", "power_theorem", "power_lower_bound", "sum_power_theorem"]
+__all__ = ["Power", "power_theorem", "power_lower_bound", "sum_power_theorem", "MAX_START"]
+
+#: the largest exponent of a power at the start of an induction (``n >= 10**30`` would make the
+#: kernel expand ``base**(10**30)``)
+MAX_START = 64
 
 
 @dataclass(frozen=True)
@@ -112,9 +116,9 @@ class _Sequences:
 
     def power(self, p: Power, start: int, at: Any) -> Any:
         sp = _sympy()
-        if start < 0:
-            raise DerivationError(f"{p.shown} has a negative exponent at the start of the "
-                                  f"induction")
+        if not 0 <= start <= MAX_START:
+            raise DerivationError(f"{p.shown} has the exponent {start} at the start of the "
+                                  f"induction (from 0 to {MAX_START})")
         k = next(i for i, b in enumerate(self.bases) if sp.expand(sp.S(p.base) - b) == 0)
         return sp.S(p.base) ** start * self.names[k][at]
 
