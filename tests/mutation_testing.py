@@ -382,6 +382,9 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
     "verify/kernel/products.py": Target(_KERNEL_TESTS),
     "verify/kernel/steps.py": Target(_KERNEL_TESTS[:9] + _MONITOR_TESTS),
+    "verify/kernel/claim_names.py": Target(_CLAIMS_TESTS),
+    "verify/kernel/powers.py": Target(_CLAIMS_TESTS + ("tests/test_claims_powers.py",
+                                                       "tests/test_attacks_claims_powers.py")),
 }
 
 

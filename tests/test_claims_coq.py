@@ -153,7 +153,22 @@ def test_the_mkdocs_plugin_accepts_coq_and_checks_the_sites_proved_claims(tmp_pa
 def test_the_statements_shown_in_the_docs_are_the_printers():
     page = (DOCS / "claims.md").read_text()
     rows = re.findall(r"^\| `(.+?)` \| `(forall .+?)` \|$", page, re.MULTILINE)
-    assert len(rows) == 3
+    assert len(rows) == 4
     for claim, statement in rows:
         text = claim.replace("` / `", "\n")
         assert coq_statement(parse_claim(text), "c") == f"Theorem c : {statement}."
+
+
+def test_symbolic_powers_and_geometric_sums_are_checked_by_coq(tmp_path):
+    """Issue 25: x**n is x ^ (T + m) with INR T = n - m, a power of a sum's index is ipow; coqc
+    accepts Bernoulli, 2**n >= n**2 and the geometric sum (r != 1)."""
+    _coqc()
+    page = tmp_path / "powers.md"
+    page.write_text("```claim\nassume: n >= 0, n integer, x >= -1\n(1 + x)**n >= 1 + n*x\n```\n\n"
+                    "```claim\nassume: n >= 4, n integer\n2**n >= n**2\n```\n\n"
+                    "```claim\nassume: n >= 0, n integer, r != 1\n"
+                    "Sum(r**k, (k, 0, n)) == (1 - r**(n + 1))/(1 - r)\n```\n")
+    found = check_markdown_files([page])
+    assert [c.verdict.status for c in found] == ["proved"] * 3
+    assert check_proved_claims(((c.location, c.verdict) for c in found),
+                               str(tmp_path / "coq")) == []

@@ -29,6 +29,13 @@ TWINS = [
     ("assume: x >= 0\n(1 + x)**3 <= 1 + 3*x", "x = 1: (1 + x)**3 = 8 > 1 + 3*x = 4"),
     ("assume: T > 0, rho > 0, R > 0, W > 0, T*rho <= sqrt(T)*R*W\nT <= R*W/rho",
      "R = 1, T = 4, W = 1, rho = 1/2: T = 4 > R*W/rho = 2"),
+    # symbolic exponents (x**n, n integer): refuted at a small exponent
+    ("assume: n >= 0, n integer, x >= 0\n(1 + x)**n <= 1 + n*x",
+     "n = 2, x = 1: (1 + x)**n = 4 > 1 + n*x = 3"),
+    ("assume: n >= 1, n integer\n2**n >= n**2", "n = 3: 2**n = 8 < n**2 = 9"),
+    ("assume: n >= 1, n integer, x >= 0, x <= 2\nx**n <= x", "n = 2, x = 2: x**n = 4 > x = 2"),
+    ("assume: n >= 0, n integer, r != 1\nSum(r**k, (k, 0, n)) == (1 - r**n)/(1 - r)",
+     "n = 0, r = 0: Sum(r**k, (k, 0, n)) = 1 != (1 - r**n)/(1 - r) = 0"),
 ]
 
 

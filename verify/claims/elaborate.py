@@ -106,6 +106,7 @@ class Elaborator:
         self.order: list[Any] = []             # atoms, innermost first
         self.display: dict = {}                # atom symbol -> how a certificate shows it
         self.written: dict = {}                # atom symbol -> as the reader wrote it
+        self.powers: dict[tuple, Any] = {}     # powsym node -> kernel Power (x**(n + c))
 
     def symbol(self, name: str) -> Any:
         return self.sp.Symbol(name, real=True)
@@ -127,6 +128,8 @@ class Elaborator:
             return self.kernel.dot(self.expr(e[1], bound=bound), self.expr(e[2], bound=bound))
         if kind == "pow":
             return sp.Pow(self.expr(e[1], evaluate, bound), e[2], evaluate=evaluate)
+        if kind == "powsym":
+            return self.power(e, bound)
         a, b = self.expr(e[1], evaluate, bound), self.expr(e[2], evaluate, bound)
         if kind == "add":
             return sp.Add(a, b, evaluate=evaluate)
@@ -157,6 +160,22 @@ class Elaborator:
         self.display[symbol] = sp.Symbol(f"\u221a({shown})" if kind == "sqrt" else f"|{shown}|")
         self.written[symbol] = sp.Symbol(atom.shown)
         return atom
+
+    def power(self, e: tuple, bound: str | None) -> Any:
+        """The symbol of ``base**(n + c)`` (one kernel Power per distinct node; under a sum,
+        ``n`` is the sum's index or its upper bound, which the kernel tells apart)."""
+        if e not in self.powers:
+            base = self.expr(e[1], bound=bound)
+            n, c = e[2][1], e[3]
+            exponent = n if c == 0 else f"({n} {'+' if c > 0 else '-'} {abs(c)})"
+            text = self.show(base)
+            text = text if e[1][0] in ("sym", "num") and not text.startswith("-") else \
+                f"({text})"
+            symbol = self.sp.Symbol(f"_pow{len(self.powers) + 1}", real=True)
+            self.powers[e] = self.kernel.Power(symbol, base, self.symbol(n), c,
+                                               f"{text}**{exponent}")
+            self.display[symbol] = self.sp.Symbol(f"{text}**{exponent}")
+        return self.powers[e].symbol
 
     def show(self, e: Any) -> str:
         """How a certificate shows a translated expression: atoms as √(..) and |..| (the
@@ -210,8 +229,13 @@ def elaborate(claim: Claim) -> tuple[Any, Elaborator]:
     statement = k.ClaimStatement(
         vectors=claim.vectors, integers=tuple(integers), assumptions=tuple(assumptions),
         nonzero=tuple(nonzero), atoms=tuple(a for a in tr.order if a not in bound),
-        domains=tuple(domains), goals=tuple(goals), sum=sum_goal)
+        domains=tuple(domains), goals=tuple(goals), sum=sum_goal,
+        powers=tuple(tr.powers.values()))
     return statement, tr
+
+
+def _has_power(e: tuple) -> bool:
+    return e[0] == "powsym" or any(isinstance(c, tuple) and _has_power(c) for c in e[1:])
 
 
 def _has_sum(e: tuple) -> bool:
@@ -233,8 +257,9 @@ def _sum_goal(tr: Elaborator, claim: Claim, goal: Any) -> Any:
         raise ElaborationRefused("a symbolic sum runs up to a name")
     if index in claim.vectors or high[1] in claim.vectors:
         raise ElaborationRefused("a sum's index and upper bound are numbers, not vectors")
-    for side in (body, other):
-        if any(kind == "nonneg" or constant_value(node) is None
+    for side in (body, other):  # a closed form with powers may divide by d (the kernel
+        powers = _has_power(body) or _has_power(other)  # asks for an assumption d != 0)
+        if any(kind == "nonneg" or (constant_value(node) is None and not (powers and side is other))
                for kind, node in domain_conditions(side)):
             raise ElaborationRefused("a symbolic sum and its closed form are polynomials here "
                                      "(no sqrt, no division by a variable)")

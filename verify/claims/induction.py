@@ -20,7 +20,7 @@ from typing import Any
 
 from verify.claims.propose import _Prover, _Unproved
 
-__all__ = ["prove_sum"]
+__all__ = ["prove_sum", "prove_power"]
 
 
 def prove_sum(prover: _Prover) -> tuple[Any, str]:
@@ -119,3 +119,94 @@ def _reads_lower_bound(r: Any, n: str) -> bool:
     if r.op in (">=", ">") and r.lhs == ("sym", n):
         return constant_value(r.rhs) is not None
     return r.op in ("<=", "<") and r.rhs == ("sym", n) and constant_value(r.lhs) is not None
+
+
+def prove_power(prover: _Prover) -> tuple[Any, str]:
+    """(the kernel's CheckedClaim, the proof's text) for a claim with symbolic powers
+    ``x**(n + c)``: fills in the base case and the step of the kernel's own induction theorem
+    (:func:`verify.kernel.power_theorem`); :class:`_Unproved` / a KernelError otherwise."""
+    kernel, sp, tr = prover.kernel, prover.sp, prover.tr
+    try:
+        skeleton = kernel.power_theorem(prover.statement)
+    except kernel.DerivationError as exc:  # not a shape the kernel states
+        raise _Unproved(str(exc)) from None
+    T, t = skeleton.naturals[0], skeleton.proof.index
+    starts = [h for h in skeleton.hyps if h.name.startswith("start") or h.name == "empty"]
+    nexts = list(skeleton.family.hyps)
+    outer, rules = [], {}
+    for h in skeleton.hyps:
+        if isinstance(h.content, kernel.Rewrite):
+            rules[h.content.target] = (h.content.power, h.content.rhs)
+        elif h not in starts:
+            expr, kind = h.content.normal()
+            if kind != "=0":
+                outer.append((h.name, sp.expand(expr), kind == ">0"))
+    names = ["IH"] if len(skeleton.conclusions) == 1 else \
+        [f"IH{k}" for k in range(1, len(skeleton.conclusions) + 1)]
+
+    def link(goal: Any, at: Any, defs: list, extra: list, eqs: list) -> Any:
+        """The chain ``lhs rel rhs`` of ``goal`` at ``T = at``: each power's term replaced by
+        its definition (an equality term), the rest searched."""
+        lhs, rhs = (sp.S(x).xreplace({T: at}) for x in (goal.lhs, goal.rhs))
+        big_minus_small = sp.expand(lhs - rhs if goal.rel in (">=", ">") else rhs - lhs)
+        eq_terms, target = [], big_minus_small
+        for h in defs:  # h: P[k] = value; normal form P[k] - value
+            term, value = h.content.lhs, h.content.rhs
+            replaced = sp.expand(target.xreplace({term: value}))
+            multiplier = sp.cancel((target - replaced) / (term - value))
+            if sp.fraction(multiplier)[1].free_symbols:
+                raise _Unproved("a power occurs in a denominator")
+            eq_terms.append(kernel.EqTerm(sp.expand(multiplier), h.name))
+            target = replaced
+        placeholders = {e: sp.Symbol(f"_seq{i}", real=True)
+                        for i, e in enumerate(sorted(target.atoms(sp.Indexed), key=str))}
+        back = {v: k for k, v in placeholders.items()}
+        flat = sp.expand(target.xreplace(placeholders))
+        hyps = [(n, sp.expand(sp.S(e).xreplace(placeholders)), s) for n, e, s in outer + extra]
+        equalities = [(n, sp.expand(sp.S(e).xreplace(placeholders))) for n, e in eqs]
+        if flat == 0 and goal.rel in ("=", ">=", "<="):
+            return kernel.Link(goal.rel, rhs, kernel.Certificate((), tuple(eq_terms)))
+        if flat.is_Rational and flat > 0 and goal.rel != "=":  # a positive constant
+            return kernel.Link(goal.rel, rhs, kernel.Certificate((kernel.Term(flat, ()),),
+                                                                 tuple(eq_terms)))
+        from verify.search.claim_certificates import find_certificate
+
+        found = find_certificate(flat, [] if goal.rel == "=" else hyps, equalities, rules,
+                                 strict=goal.rel in ("<", ">"))
+        if found is None:
+            raise _Unproved(f"no certificate that {tr.show(flat.xreplace(back))} "
+                            f"{'= 0' if goal.rel == '=' else '>= 0'} (at {T} = {at})")
+        terms = tuple(kernel.Term(c, tuple(f if isinstance(f, str) else
+                                           kernel.Square(sp.S(f[1]).xreplace(back))
+                                           for f in factors)) for c, factors in found.terms)
+        eq_terms += [kernel.EqTerm(sp.S(m).xreplace(back), name) for m, name in found.eq_terms]
+        return kernel.Link(goal.rel, rhs, kernel.Certificate(terms, tuple(eq_terms)))
+
+    base_lines, step_lines = [], []
+    ihs = []
+    for name, goal in zip(names, skeleton.conclusions):
+        expr, kind = kernel.Fact(sp.S(goal.lhs).xreplace({T: t}), goal.rel,
+                                 sp.S(goal.rhs).xreplace({T: t})).normal()
+        if kind == "=0":
+            ihs.append((name, expr))
+        else:
+            ihs.append((name, expr, kind == ">0"))
+    ineq_ihs = [h for h in ihs if len(h) == 3]
+    eq_ihs = [h for h in ihs if len(h) == 2]
+    for k, goal in enumerate(skeleton.conclusions, 1):
+        base_lines.append(kernel.Chain(f"base{k}", sp.S(goal.lhs).xreplace({T: 0}),
+                                       (link(goal, 0, starts, [], []),)))
+        at = {T: t + 1}
+        nxt = [kernel.Hyp(h.name, h.content) for h in nexts]
+        step_lines.append(kernel.Chain(f"step{k}", sp.S(goal.lhs).xreplace(at),
+                                       (link(goal, t + 1, nxt, ineq_ihs + [(f"{t}>=0", t, False)],
+                                             eq_ihs),)))
+    main = replace(skeleton, proof=kernel.Induction(T, t, kernel.Derivation(tuple(base_lines)),
+                                                    kernel.Derivation(tuple(step_lines))))
+    checked = kernel.check_claim(prover.statement, kernel.ClaimProof((), main))
+    n = prover.statement.powers[0].variable
+    low = kernel.power_lower_bound(prover.statement.assumptions, n)
+    shown = ", ".join(p.shown for p in prover.statement.powers)
+    return checked, (f"by induction on {n} from {n} = {low}, checked by the kernel: {shown} "
+                     f"at {n} = {low} by its value, at {n} + 1 as its base times its value at "
+                     f"{n} (the induction hypothesis and {n} >= {low} give the step)")

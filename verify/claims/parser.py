@@ -27,6 +27,7 @@ from fractions import Fraction
 from math import comb
 
 from verify.claims.fences import markdown_lines
+from verify.claims.exponents import exponent_parts, literal_exponent
 from verify.claims.vectors import misused_vector
 
 __all__ = ["ClaimSyntaxError", "Relation", "Claim", "parse_claim", "parse_relations",
@@ -194,6 +195,10 @@ class _Converter:
             if type(node.op) not in _BINOPS:
                 self.fail(f"operator {type(node.op).__name__} is not allowed")
             if isinstance(node.op, ast.Pow):
+                symbolic = exponent_parts(node.right)
+                if symbolic is not None:  # x**n, x**(n + c): n an integer (checked later)
+                    return ("powsym", self.expr(node.left), self.expr(ast.Name(symbolic[0])),
+                            symbolic[1])
                 base, k = self.expr(node.left), self.exponent(node.right)
                 if k < 0 and constant_value(base) == 0:
                     self.fail(f"division by zero: {_segment(self.text, node)} (0 to a negative "
@@ -287,15 +292,10 @@ class _Converter:
         return Fraction(value)
 
     def exponent(self, node: ast.AST) -> int:
-        sign = 1
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            sign, node = -1, node.operand
-        if not (isinstance(node, ast.Constant) and type(node.value) is int):
-            self.fail("an exponent must be an integer literal (use sqrt for square roots)")
-        k = sign * node.value
-        if abs(k) > MAX_EXPONENT:
-            self.fail(f"exponent {k} is larger than {MAX_EXPONENT}")
-        return k
+        try:
+            return literal_exponent(node, MAX_EXPONENT)
+        except ValueError as exc:
+            raise ClaimSyntaxError(self.line, str(exc)) from None
 
 
 def substitute(e: Expr, name: str, value: Expr) -> Expr:
@@ -304,14 +304,14 @@ def substitute(e: Expr, name: str, value: Expr) -> Expr:
     >>> substitute(("add", ("sym", "k"), ("num", 1)), "k", ("num", 2))
     ('add', ('num', 2), ('num', 1))
     """
-    if e[0] == "sym":
-        return value if e[1] == name else e
-    if e[0] == "num":
-        return e
+    if e[0] in ("sym", "num"):
+        return value if e == ("sym", name) else e
     if e[0] == "sum":
         if e[2] == name:
             return e
         return ("sum", substitute(e[1], name, value), e[2], e[3], substitute(e[4], name, value))
+    if e[0] == "powsym" and e[2] == ("sym", name) and value[0] == "num":  # a sum's term
+        return ("pow", substitute(e[1], name, value), int(value[1]) + e[3])
     return (e[0],) + tuple(substitute(c, name, value) if isinstance(c, tuple) else c
                            for c in e[1:])
 
@@ -332,7 +332,7 @@ def constant_value(e: Expr) -> Fraction | None:
     kind = e[0]
     if kind == "num":
         return e[1]
-    if kind in ("sym", "sqrt", "abs", "dot", "sum"):
+    if kind in ("sym", "sqrt", "abs", "dot", "sum", "powsym"):
         return None
     if kind == "neg":
         v = constant_value(e[1])
@@ -363,7 +363,7 @@ def _size(e: Expr) -> tuple[int, int]:
     kind = e[0]
     if kind in ("num", "sym"):
         return 1, 1
-    if kind in ("neg", "sqrt", "abs"):
+    if kind in ("neg", "sqrt", "abs", "powsym"):
         return _size(e[1])
     if kind == "sum":
         power, terms = _size(e[1])

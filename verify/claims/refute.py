@@ -78,6 +78,15 @@ def _evaluate(e: tuple, point: dict) -> Fraction:
         if base == 0 and e[2] < 0:
             raise _Undefined("a negative power of 0 is undefined")
         return base ** e[2]
+    if kind == "powsym":  # base**(n + c): evaluated only at an integer exponent
+        base, k = _evaluate(e[1], point), _evaluate(e[2], point) + e[3]
+        if k.denominator != 1 or abs(k) > 200:
+            raise _Irrational  # not a point where the power is defined here: skip it
+        if base == 0 and k < 0:
+            raise _Undefined("a negative power of 0 is undefined")
+        return base ** int(k)
+    if kind not in ("dot", "add", "sub", "mul", "div"):
+        raise _Irrational  # a node this evaluator does not know: no verdict from this point
     a, b = _evaluate(e[1], point), _evaluate(e[2], point)
     if kind == "dot":
         return sum((p * q for p, q in zip(a, b)), Fraction(0))

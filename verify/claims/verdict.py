@@ -175,7 +175,7 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
     """_prove's answer and, when proved, the kernel's display of the statement it checked."""
     from verify import kernel
     from verify.claims.elaborate import ElaborationRefused
-    from verify.claims.induction import prove_sum
+    from verify.claims.induction import prove_power, prove_sum
     from verify.claims.propose import _Prover, _Unproved
     from verify.search.claim_certificates import SearchLimitReached
 
@@ -188,9 +188,9 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
         if vacuity and prover.vacuous():
             return ("vacuous", "the assumptions (with their domains) are contradictory: the "
                                "kernel derived 0 < 0 from them", tuple(prover.domain), "")
-        if prover.statement.sum is not None:
+        if prover.statement.sum is not None or prover.statement.powers:
             try:
-                checked, text = prove_sum(prover)
+                checked, text = (prove_power if prover.statement.powers else prove_sum)(prover)
             except kernel.KernelError as exc:
                 return "unproved", f"the kernel rejected the induction: {exc}", (), ""
             return "proved", text, (), checked.shown

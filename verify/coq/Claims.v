@@ -38,3 +38,16 @@ Ltac squares_nonneg :=
 
 Ltac claim_close :=
   first [ lra | nra | (field; nonzero) | (abs_cases; nra) | (squares_nonneg; abs_cases; nra) ].
+
+(** [ipow x k] is [x ^ k] for a natural number [k] given as a real: a power of a sum's index
+    ([Sum(r**k, (k, 0, n))] is [psum (fun k => ipow r k) 0 T]). *)
+Definition ipow (x k : R) : R := x ^ Z.to_nat (up k - 1).
+
+Lemma ipow_nat : forall x (m : nat) k, k = INR m -> ipow x k = x ^ m.
+Proof.
+  intros x m k Hk. subst k. unfold ipow. rewrite INR_IZR_INZ.
+  assert (H : up (IZR (Z.of_nat m)) = (Z.of_nat m + 1)%Z).
+  { symmetry. apply tech_up; rewrite plus_IZR; lra. }
+  rewrite H. replace (Z.of_nat m + 1 - 1)%Z with (Z.of_nat m) by ring.
+  rewrite Nat2Z.id. reflexivity.
+Qed.

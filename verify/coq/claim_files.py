@@ -39,6 +39,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from verify.claims.parser import Claim, Relation, constant_value
+from verify.coq.claim_powers import power_bound, power_script, power_text
 from verify.coq.claim_signs import sample_point, value_at
 from verify.coq.library import LOGICAL_ROOT, MARKER, _makefile, library_source
 
@@ -55,7 +56,8 @@ _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "fo
              "pow2_ge_0", "sqrt_sqrt", "sqrt_pos", "dot_nonneg", "Rle_ge", "Rlt_gt", "Rgt_not_eq",
              "Rlt_not_eq", "by_certificate_le", "by_certificate_lt", "by_certificate_eq", "S_INR",
              "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
-             "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt"}
+             "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt",
+             "ipow", "ipow_nat"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -90,6 +92,7 @@ class _Printer:
     def __init__(self, vectors: Iterable[str]) -> None:
         self.vectors = set(vectors)
         self.sums: list[tuple] = []   # the symbolic sums met, in order
+        self.power_low: int | None = None  # n's lower bound m when the claim has x**(n + c)
 
     def is_vector(self, e: tuple) -> bool:
         kind = e[0]
@@ -132,6 +135,8 @@ class _Printer:
         if kind == "pow":
             power = f"{self.scalar(e[1])} ^ {abs(e[2])}"
             return f"({power})" if e[2] >= 0 else f"(/ ({power}))"
+        if kind == "powsym":  # x**(n + c) = x ^ (T + m + c), INR T = n - m (claim_powers.py)
+            return power_text(self, e, CoqExportError)
         if kind == "sqrt":
             return f"(sqrt {self.scalar(e[1])})"
         if kind == "abs":
@@ -196,7 +201,8 @@ def _condition_text(printer: _Printer, condition: tuple[str, tuple]) -> str:
 
 def coq_statement(claim: Claim, name: str) -> str:
     """The claim as one Coq theorem statement (see the module docstring)."""
-    printer = _Printer(claim.vectors)
+    printer, powers = _Printer(claim.vectors), power_bound(claim)
+    printer.power_low = powers[1] if powers else None
     scalars = " ".join(_name(s) for s in claim.symbols)
     binders = " ".join(([f"({scalars} : R)"] if scalars else []) +
                        ([f"({' '.join(_name(v) for v in claim.vectors)} : V)"]
@@ -209,10 +215,12 @@ def coq_statement(claim: Claim, name: str) -> str:
     if printer.sums:
         _, _, _, low, high = printer.sums[0]
         hyps.append(f"forall T : nat, INR T = {_name(high[1])} - {_number(Fraction(low))} + 1")
+    elif powers:
+        hyps.append(f"forall T : nat, INR T = {_name(powers[0])} - {_number(Fraction(powers[1]))}")
     conclusion = " /\\ ".join(f"({g})" for g in goals) if len(goals) > 1 else goals[0]
     quantified = f"forall {binders}, " if binders else ""
     hyps_text = "".join(f"{h} -> " for h in hyps)
-    if printer.sums:  # the T of the sum is bound before its equation
+    if printer.sums or powers:  # the T of the sum or the power is bound before its equation
         last = hyps_text.rsplit("forall T : nat, ", 1)
         hyps_text = last[0] + "forall T : nat, " + last[1]
     return f"Theorem {name} : {quantified}{hyps_text}{conclusion}."
@@ -301,7 +309,9 @@ def claim_file(proof: ClaimProof, name: str) -> str:
              "Open Scope R_scope.", "", "Section Claim.",
              "Context {V : Type} {IP : InnerProductSpace V}.", "", statement, "Proof."]
     has_sum = any(_has(side, "sum") for g in claim.goals for side in (g.lhs, g.rhs))
-    if has_sum:
+    if power_bound(claim):
+        lines += power_script(printer, claim, names, hyp_names, rename=_name)
+    elif has_sum:
         lines += _sum_script(printer, claim, names, hyp_names)
     else:
         lines.append(f"  intros {' '.join(names + hyp_names)}.".replace("intros .", "idtac."))

@@ -17,6 +17,8 @@ float and no I/O:
 - :mod:`verify.kernel.claim_statements`: a Markdown claim's own statement and the check that a
   proof proves exactly it (hypotheses compared by canonical text; Sum goals by an induction
   theorem the kernel builds with fresh names);
+- :mod:`verify.kernel.powers`: symbolic powers ``x**n`` of a claim and the induction theorem
+  the kernel builds for them;
 - :mod:`verify.kernel.exact`: the one check that a number entering the kernel is exact;
 - :mod:`verify.kernel.registry`: the theorems the kernel has checked (:func:`is_checked`);
 - :mod:`verify.kernel.certificates`: separators, max-margin (KKT), Gordan certificates and
@@ -46,6 +48,7 @@ from verify.kernel.claim_statements import (
 )
 from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
+from verify.kernel.powers import Power, power_lower_bound, power_theorem
 from verify.kernel.steps import ProofViolation, StepConstants
 from verify.kernel.terms import (
     KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
@@ -65,6 +68,7 @@ __all__ = [
     "squared_norms", "ProofViolation", "StepConstants",
     "Atom", "Domain", "Goal", "SumGoal", "ClaimStatement", "ClaimProof", "CheckedClaim",
     "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem",
+    "Power", "power_lower_bound", "power_theorem",
 ]
 
 

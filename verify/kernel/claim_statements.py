@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from verify.kernel.claim_names import fresh_name as _fresh
+from verify.kernel.claim_names import statement_names as _names
 from verify.kernel.derivations import check_theorem
 from verify.kernel.statements import content_text, expression_text, statement_text
 from verify.kernel.terms import (
@@ -106,6 +108,7 @@ class ClaimStatement:
     domains: tuple[Domain, ...] = ()
     goals: tuple[Goal, ...] = ()
     sum: SumGoal | None = None
+    powers: tuple = ()  # the symbolic powers x**(n + c) (verify.kernel.powers.Power)
 
 
 @dataclass(frozen=True)
@@ -225,8 +228,12 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     raise :class:`DerivationError` saying what does not match."""
     if type(statement) is not ClaimStatement or type(proof) is not ClaimProof:
         raise DerivationError("check_claim takes a ClaimStatement and a ClaimProof")
+    if statement.powers:  # symbolic exponents: the kernel's own induction theorem
+        from verify.kernel.powers import power_theorem
+
+        return _check_induction(statement, proof, power_theorem(statement))
     if statement.sum is not None:
-        return _check_sum(statement, proof)
+        return _check_induction(statement, proof, sum_theorem(statement))
     if not statement.goals:
         raise DerivationError("a claim states at least one goal")
     ctx = _Context(statement)
@@ -278,34 +285,6 @@ def check_vacuous(statement: ClaimStatement, theorem: Theorem) -> CheckedTheorem
 
 
 # -- symbolic sums -------------------------------------------------------------------------------
-def _names(statement: ClaimStatement) -> set[str]:
-    """Every name the statement uses (symbols, indexed bases, vectors)."""
-    sp = _sympy()
-    exprs: list = [*statement.integers, *statement.nonzero]
-    exprs += [x for f in statement.assumptions for x in (f.lhs, f.rhs)]
-    exprs += [x for g in statement.goals for x in (g.lhs, g.rhs)]
-    exprs += [d.expr for d in statement.domains]
-    sg = statement.sum
-    atoms = statement.atoms + (sg.atoms if sg else ())
-    exprs += [x for a in atoms for x in (a.symbol, a.argument)]
-    if sg is not None:
-        exprs += [sg.index, sg.upper, sg.summand, sg.closed]
-    names = set(statement.vectors)
-    for e in exprs:
-        for s in sp.S(e).atoms(sp.Symbol, sp.Indexed):
-            names.add(str(s.base.label) if isinstance(s, sp.Indexed) else s.name)
-    return names
-
-
-def _fresh(base: str, used: set[str]) -> str:
-    name, k = base, 0
-    while name in used:
-        k += 1
-        name = f"{base}{k}"
-    used.add(name)
-    return name
-
-
 def sum_theorem(statement: ClaimStatement) -> Theorem:
     """The induction theorem that proves the statement's ``Sum`` goal, built by the kernel with
     fresh names T, t, S (none used by the claim), its proof left empty for the proposer:
@@ -373,17 +352,17 @@ def _lower_bound(f: Fact, n: Any, low: int) -> bool:
     return lhs == n and rhs.is_Rational and rhs >= low - 1
 
 
-def _check_sum(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
-    expected = sum_theorem(statement)
+def _check_induction(statement: ClaimStatement, proof: ClaimProof,
+                     expected: Theorem) -> CheckedClaim:
     main = proof.main
     if proof.domains:
-        raise DerivationError("a Sum claim has no domain theorems")
+        raise DerivationError("a claim proved by induction has no domain theorems")
     if statement_text(main) != statement_text(expected):
         raise DerivationError("the induction theorem does not state the claim:\n"
                               f"{statement_text(main)}\nexpected:\n{statement_text(expected)}")
     if not (isinstance(main.proof, Induction) and main.proof.variable == expected.proof.variable
             and main.proof.index == expected.proof.index):
-        raise DerivationError("a Sum claim is proved by induction on the kernel's T and t")
+        raise DerivationError("the claim is proved by induction on the kernel's T and t")
     checked = check_theorem(main)
     if statement_text(checked.theorem) != statement_text(expected):
         raise DerivationError("the checked induction theorem does not state the claim")
@@ -396,7 +375,7 @@ def statement_display(statement: ClaimStatement) -> str:
     atoms shown as written (``sqrt(x)``, ``Abs(k - 1)``), inner products as ``dot(u, v)``."""
     sp = _sympy()
     sg = statement.sum
-    atoms = statement.atoms + (sg.atoms if sg else ())
+    atoms = statement.atoms + (sg.atoms if sg else ()) + statement.powers
     shown = {a.symbol: sp.Symbol(a.shown) for a in atoms}
     reader = {"=": "=="}
 
