@@ -3,7 +3,6 @@ dependencies, expectations and the search limit."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -151,17 +150,15 @@ def test_the_search_is_bounded_before_it_builds_anything():
     """180 assumptions a >= -k would build 16,000 products: the search keeps to linear
     combinations (and proves a linear claim); a quartic in 12 variables is refused at once."""
     assumptions = ", ".join(f"a >= {-k}" for k in range(1, 181))
-    start = time.perf_counter()
     assert check_claim_text(f"assume: {assumptions}\na + 2 > 0").status == "proved"
-    assert time.perf_counter() - start < 20
     names = "abcdefghijkl"
     lines = "\n".join("assume: " + ", ".join(f"{v} >= {-k}" for k in range(1, 51))
                       for v in names)
-    start = time.perf_counter()
     verdict = check_claim_text(f"{lines}\n" + " + ".join(f"{v}**4" for v in names) + " < -1",
                                points=0, extra_points=0)
-    assert time.perf_counter() - start < 20
+    # refused by the count of candidate terms, before one is built (not by the time budget)
     assert verdict.status == "unproved" and "search limit reached" in verdict.reason
+    assert "candidate terms (limit" in verdict.reason
 
 
 def test_a_malicious_proposer_cannot_make_a_false_claim_proved(monkeypatch):
