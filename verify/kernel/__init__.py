@@ -45,7 +45,7 @@ from verify.kernel.errors import KernelError
 from verify.kernel.steps import ProofViolation, StepConstants
 
 #: The derivation and claims half of the kernel, imported on first use: a checked run
-#: (certificates and steps above) needs none of it, and its dataclasses cost about 60 ms of
+#: (certificates and steps above) needs none of it, and its dataclasses cost tens of ms of
 #: every ``pla run --check`` process.
 _ON_FIRST_USE = {
     "verify.kernel.claim_statements": (
