@@ -79,6 +79,8 @@ def __getattr__(name: str) -> Any:  # PEP 562: ``kernel.Dot`` without importing 
         from verify.kernel.terms import _dot_class
 
         return _dot_class()
+    if f"verify.kernel.{name}" in _ON_FIRST_USE:     # the module itself (``kernel.terms``)
+        return import_module(f"verify.kernel.{name}")
     for module, names in _ON_FIRST_USE.items():
         if name in names:
             value = getattr(import_module(module), name)
