@@ -33,6 +33,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import resource
 import statistics
 import subprocess
@@ -46,6 +47,7 @@ import numpy as np
 
 import pla
 from pla.fast_engine import EngineStats, run_fast
+from verify.cli.command import BLAS_THREAD_VARIABLES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engines import (float_block, float_loop, generate, machine, peak_memory,  # noqa: E402
@@ -387,14 +389,20 @@ def versus_numpy(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
 #: (``prepare_monitor``: w_f's certificate, checked by the kernel, and the monitor) and the
 #: monitored run with its end check, against the plain run; medians of argv[3] timings.  One
 #: untimed check first (imports), then each timing on the data loaded afresh (the kernel's
-#: memos of the last data set do not carry over from one timing to the next).
+#: memos of the last data set do not carry over from one timing to the next).  It runs with one
+#: BLAS thread, as the ``pla`` command does (:data:`verify.cli.command.BLAS_THREAD_VARIABLES`):
+#: on a loaded 2-core machine a second thread of the float proposal's dense solves spins for
+#: the core the other one needs (CPU time 2–4× that of one thread).  ``floor``: the monitor
+#: alone for the w_f just found, on the data loaded afresh -- the kernel's validation and
+#: conversion of the data, the margins and norms: what checking any w_f costs, with no search.
 IN_PROCESS_CHECK = """
 import json, statistics, sys, time
 import pla
 from pla.formats import load
 from verify.checks.checked_run import prepare_monitor
 prepare_monitor(load(sys.argv[1], format=sys.argv[2]), pla.RunOptions())
-times = {"run": [], "setup": [], "monitored": []}
+from verify.checks.monitor import Monitor
+times = {"run": [], "setup": [], "monitored": [], "floor": []}
 for _ in range(int(sys.argv[3])):
     ds = load(sys.argv[1], format=sys.argv[2]); ds.int64_rows
     started = time.process_time(); result = pla.run(ds, keep_steps=False)
@@ -404,8 +412,16 @@ for _ in range(int(sys.argv[3])):
     started = time.process_time()
     monitor.finish(pla.run(ds, keep_steps=False, on_update=monitor.on_update))
     times["monitored"].append(time.process_time() - started)
+    ds = load(sys.argv[1], format=sys.argv[2]); ds.int64_rows
+    started = time.process_time(); Monitor(ds, pla.RunOptions(), monitor.wf)
+    times["floor"].append(time.process_time() - started)
 print(json.dumps({k: statistics.median(v) for k, v in times.items()}))
 """
+
+
+#: The environment of the ``pla`` command's BLAS pools (one thread unless set otherwise).
+ONE_BLAS_THREAD = {**os.environ, **{name: os.environ.get(name, "1")
+                                    for name in BLAS_THREAD_VARIABLES}}
 
 
 def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
@@ -452,17 +468,19 @@ def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                 python = str(Path(command).parent / "python")
                 done = subprocess.run([python, "-c", IN_PROCESS_CHECK, str(path),
                                        "coq" if kind == "coq" else "dat", str(args.repeat)],
-                                      capture_output=True, text=True, check=True)
+                                      capture_output=True, text=True, check=True,
+                                      env=ONE_BLAS_THREAD)
                 timings[prefix].append(json.loads(done.stdout))
         row: dict[str, Any] = {}
         for prefix, _ in installs:
             key = prefix.replace("before: ", "before_")
             medians = {part: statistics.median(t[part] for t in timings[prefix])
-                       for part in ("run", "setup", "monitored")}
+                       for part in ("run", "setup", "monitored", "floor")}
             row.update({f"{key}{part}_cpu_seconds": v for part, v in medians.items()})
             row[f"{key}setup_over_run"] = medians["setup"] / medians["run"]
             row[f"{key}check_over_run"] = (medians["setup"] + medians["monitored"]) / \
                 medians["run"]
+            row[f"{key}floor_over_run"] = medians["floor"] / medians["run"]
         out["in_process"][label] = row
     return out
 
@@ -474,13 +492,14 @@ def print_check_by_shape(rows: dict[str, Any]) -> None:
             else ""
         print(f"  {label:28} run {r['run_cpu_seconds']:6.3f} s  check "
               f"{r['check_cpu_seconds']:6.3f} s  {r['ratio_median']:5.2f}x{before}")
-    print("in one process (engine loaded): the check's set-up and the whole check over the run:")
+    print("in one process (engine loaded, one BLAS thread as in `pla`): the check's set-up and the whole check over the run:")
     for label, r in rows["in_process"].items():
         before = (f" (before: {r['before_setup_over_run']:.1f}x, "
                   f"{r['before_check_over_run']:.1f}x)" if "before_setup_over_run" in r else "")
         print(f"  {label:28} run {r['run_cpu_seconds']:6.3f} s  set-up "
               f"{r['setup_cpu_seconds']:6.3f} s  set-up/run {r['setup_over_run']:5.1f}x  "
-              f"check/run {r['check_over_run']:5.1f}x{before}")
+              f"check/run {r['check_over_run']:5.1f}x  floor/run "
+              f"{r.get('floor_over_run', math.nan):4.1f}x{before}")
 
 
 def print_versus_numpy(rows: dict[str, Any]) -> None:

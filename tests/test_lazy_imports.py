@@ -22,3 +22,33 @@ def test_a_plain_run_does_not_import_the_kernel(tmp_path) -> None:
                           text=True, check=True)
     assert done.stdout.strip() == "0 []"
 
+
+CHECKED_RUN = """
+import contextlib, io, json, sys
+from verify.cli.command import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["run", sys.argv[1], "--check"])
+loaded = sorted(m for m in sys.modules if m.startswith("verify.kernel."))
+import verify.kernel as kernel
+print(json.dumps([code, loaded, kernel.statements.__name__, kernel.check_theorem.__module__,
+                  kernel.Fact.__module__]))
+"""
+
+
+def test_a_checked_run_imports_only_the_kernel_it_uses(tmp_path) -> None:
+    """`pla run --check` decides with the certificates and steps of the kernel: its derivation
+    and claims half (terms, derivations, claim statements) is imported on first use only, and
+    then under the same names (its modules too: ``kernel.statements``)."""
+    import json
+
+    data = tmp_path / "d.dat"
+    data.write_text("1 2 +1\n-1 -2 -1\n")
+    done = subprocess.run([sys.executable, "-c", CHECKED_RUN, str(data)], capture_output=True,
+                          text=True, check=True)
+    code, loaded, statements, theorem_module, fact_module = json.loads(done.stdout)
+    assert code == 0
+    assert {"verify.kernel.certificates", "verify.kernel.steps"} <= set(loaded)
+    assert not {"verify.kernel.terms", "verify.kernel.derivations",
+                "verify.kernel.claim_statements"} & set(loaded)
+    assert (statements, theorem_module, fact_module) == (
+        "verify.kernel.statements", "verify.kernel.derivations", "verify.kernel.terms")

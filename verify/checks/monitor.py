@@ -343,7 +343,9 @@ class Monitor:
                 W[:] = self.W                     # W₀ fits: |W₀| is part of the bound
             row64 = self._rows64[n]
             S = int(W @ row64)                    # wₜ·xₙ = S / (D·L)
-            W1 = W + ky * row64
+            # (ky = ±1, as for η = 1: one numpy operation; a Python int times an array costs
+            # more than the addition itself)
+            W1 = W + row64 if ky == 1 else W - row64 if ky == -1 else W + ky * row64
         else:
             if type(W) is not list:
                 W = W.tolist()

@@ -35,6 +35,7 @@ sympy is imported lazily, so ``import verify.kernel`` stays cheap.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from verify.kernel.certificates import (
@@ -42,20 +43,25 @@ from verify.kernel.certificates import (
     check_max_margin_separator, check_mistake_count, check_separator, count_mistakes,
     row_products, squared_norms, squared_radius,
 )
-from verify.kernel.claim_statements import (
-    Atom, CheckedClaim, ClaimProof, ClaimStatement, Domain, Goal, SumGoal, atom_definitions,
-    check_claim, check_vacuous, statement_display, sum_theorem,
-)
-from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
 from verify.kernel.powers import Power, power_lower_bound, power_theorem
 from verify.kernel.steps import ProofViolation, StepConstants
-from verify.kernel.terms import (
-    KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
-    Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
-)
-from verify.kernel.registry import is_checked
-from verify.kernel.statements import statement_text
+
+#: The derivation and claims half of the kernel, imported on first use: a checked run
+#: (certificates and steps above) needs none of it, and its dataclasses cost tens of ms of
+#: every ``pla run --check`` process.
+_ON_FIRST_USE = {
+    "verify.kernel.claim_statements": (
+        "Atom", "CheckedClaim", "ClaimProof", "ClaimStatement", "Domain", "Goal", "SumGoal",
+        "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem"),
+    "verify.kernel.derivations": ("check_theorem",),
+    "verify.kernel.terms": (
+        "KERNEL_RULES", "Certificate", "Chain", "CheckedTheorem", "Derivation",
+        "DerivationError", "EqTerm", "Fact", "Family", "Hyp", "Induction", "LemmaUse", "Link",
+        "NormSq", "Rewrite", "Square", "Term", "Theorem", "VectorDef", "dot"),
+    "verify.kernel.registry": ("is_checked",),
+    "verify.kernel.statements": ("statement_text",),
+}
 
 __all__ = [
     "KernelError", "DerivationError", "Fact", "Rewrite", "VectorDef", "Hyp", "Family",
@@ -77,4 +83,11 @@ def __getattr__(name: str) -> Any:  # PEP 562: ``kernel.Dot`` without importing 
         from verify.kernel.terms import _dot_class
 
         return _dot_class()
+    if f"verify.kernel.{name}" in _ON_FIRST_USE:     # the module itself (``kernel.terms``)
+        return import_module(f"verify.kernel.{name}")
+    for module, names in _ON_FIRST_USE.items():
+        if name in names:
+            value = getattr(import_module(module), name)
+            globals()[name] = value
+            return value
     raise AttributeError(f"module 'verify.kernel' has no attribute {name!r}")

@@ -716,7 +716,10 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
             alpha[W] = np.maximum(multipliers, 0.0)
             return w, alpha
         worst = violated[np.argsort(margins[violated])[:size]]
-        W = np.union1d(W[multipliers > 0], worst)
+        # the working set grows (up to 10 × its first size; then only its support is kept): a
+        # row dropped for a zero multiplier tends to be violated again later (27 cold solves
+        # instead of 6 on 10,000 × 100 data)
+        W = np.union1d(W if len(W) < 10 * size else W[multipliers > 0], worst)
     return None
 
 
