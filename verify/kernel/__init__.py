@@ -10,6 +10,8 @@ float and no I/O:
 - :mod:`verify.kernel.inputs`: what may enter: every theorem is copied into the kernel's own
   classes and every expression walked (rational polynomials over plain real symbols and Dot);
 - :mod:`verify.kernel.statements`: the canonical text of a statement (:func:`statement_text`);
+- :mod:`verify.kernel.context`: the context of one derivation (its facts, rules, the normal
+  form of an expression, whether a fact is available);
 - :mod:`verify.kernel.derivations`: derivation steps, inductions and theorems over sympy
   polynomials (equalities after declared rewriting rules, inequalities with
   Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
