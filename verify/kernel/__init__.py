@@ -50,8 +50,9 @@ from verify.kernel.derivations import check_theorem
 from verify.kernel.errors import KernelError
 from verify.kernel.steps import ProofViolation, StepConstants
 from verify.kernel.terms import (
-    KERNEL_RULES, Certificate, Chain, CheckedTheorem, Derivation, DerivationError, EqTerm, Fact,
-    Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Term, Theorem, VectorDef, dot,
+    KERNEL_RULES, Antisymmetry, CaseSplit, Certificate, Chain, CheckedTheorem, Derivation,
+    DerivationError, EqTerm, Fact, Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square,
+    SquareCompare, Term, Theorem, VectorDef, dot,
 )
 from verify.kernel.registry import is_checked
 from verify.kernel.statements import statement_text
@@ -59,7 +60,7 @@ from verify.kernel.statements import statement_text
 __all__ = [
     "KernelError", "DerivationError", "Fact", "Rewrite", "VectorDef", "Hyp", "Family",
     "Square", "NormSq", "Term", "EqTerm", "Certificate", "Link", "Chain", "LemmaUse",
-    "Derivation", "Induction", "Theorem", "CheckedTheorem", "check_theorem", "dot",
+    "CaseSplit", "SquareCompare", "Antisymmetry", "Derivation", "Induction", "Theorem", "CheckedTheorem", "check_theorem", "dot",
     "KERNEL_RULES", "is_checked", "statement_text",
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",

@@ -14,6 +14,7 @@ Imports only the kernel's own modules and sympy (lazily).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from verify.kernel.exact import is_exact_int
@@ -69,6 +70,12 @@ class _Context:
             self.vecdefs[content.vector] = (hyp.name, content.value)
         else:
             raise DerivationError(f"hypothesis {hyp.name}: unknown kind")
+
+    def branch(self) -> "_Context":
+        """A copy for one case of a split: its own facts; rules, lemmas and steps carry on."""
+        other = copy.copy(self)
+        other.facts = dict(self.facts)
+        return other
 
     def is_vector(self, atom: Any) -> bool:
         sp = _sympy()

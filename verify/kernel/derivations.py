@@ -17,8 +17,9 @@ from verify.kernel.errors import KernelError
 from verify.kernel.exact import exact_fraction
 from verify.kernel.inputs import snapshot
 from verify.kernel.terms import (
-    _KERNEL_TOKEN, _RELATIONS, Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family,
-    Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Theorem, VectorDef, _sympy,
+    _KERNEL_TOKEN, _RELATIONS, Antisymmetry, CaseSplit, Chain, CheckedTheorem, Derivation,
+    DerivationError, Fact, Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square,
+    SquareCompare, Theorem, VectorDef, _sympy,
 )
 from verify.kernel.registry import _issue, is_checked
 
@@ -227,6 +228,62 @@ def _family_covers(ctx: _Context, fam: Family, wanted: Family, inner: dict, boun
     return all(_hyp_available(local, _substitute(h.content, inner)) for h in wanted.hyps)
 
 
+def _case_split(ctx: _Context, line: CaseSplit) -> tuple[Any, str]:
+    """Rule ``cases``: the conclusion, derived once with ``e >= 0`` and once with ``e < 0``."""
+    sp = _sympy()
+    e = sp.S(line.expr)
+    _require_polynomial(e, f"line {line.name}: the split expression")
+    ctx.check_scalar(e)
+    goal = line.conclusion
+    for case, derivation in ((Fact(e, ">=", 0), line.nonneg), (Fact(e, "<", 0), line.negative)):
+        branch = ctx.branch()
+        branch.facts[line.name] = case.normal()
+        try:
+            _check_derivation(branch, derivation, (goal,))
+        except KernelError as exc:
+            raise DerivationError(f"line {line.name}, case {e} {case.rel} 0: {exc}") from None
+        ctx.steps = branch.steps
+    ctx.rules.add("cases")
+    return goal.normal()
+
+
+def _square_compare(ctx: _Context, line: SquareCompare) -> tuple[Any, str]:
+    """Rule ``compare-squares``: a >= 0, b >= 0, a**2 - b**2 >= 0 (> 0) give a >= b (a > b)."""
+    sp = _sympy()
+    if line.rel not in (">=", ">"):
+        raise DerivationError(f"line {line.name}: squaring concludes >= or >, not {line.rel}")
+    a, b = sp.S(line.larger), sp.S(line.smaller)
+    needed = ((a, ">=0", f"{a} >= 0"), (b, ">=0", f"{b} >= 0"),
+              (a ** 2 - b ** 2, ">=0" if line.rel == ">=" else ">0",
+               f"({a})**2 {line.rel} ({b})**2"))
+    for side in (a, b):
+        _require_polynomial(side, f"line {line.name}: a squared side")
+        ctx.check_scalar(side)
+    for expr, kind, shown in needed:
+        value = ctx.normal(expr)  # rule "ring": a numeral after the rewrites is evaluated exactly
+        if not (ctx.available(value, kind) if value.is_Rational else ctx.available(expr, kind)):
+            raise DerivationError(f"line {line.name}: squaring both sides needs {shown}, "
+                                  f"which is not available")
+    ctx.rules.add("compare-squares")
+    ctx.steps += 1
+    return Fact(a, line.rel, b).normal()
+
+
+def _antisymmetry(ctx: _Context, line: Antisymmetry) -> tuple[Any, str]:
+    """Rule ``antisymmetry``: lhs <= rhs and lhs >= rhs give lhs = rhs."""
+    sp = _sympy()
+    a, b = sp.S(line.lhs), sp.S(line.rhs)
+    ctx.check_scalar(a)
+    ctx.check_scalar(b)
+    for expr, shown in ((b - a, f"{a} <= {b}"), (a - b, f"{a} >= {b}")):
+        if not ctx.available(expr, ">=0"):
+            raise DerivationError(f"line {line.name}: {a} = {b} needs {shown}, which is not "
+                                  f"available")
+    ctx.rules.add("antisymmetry")
+    ctx.steps += 1
+    return Fact(a, "=", b).normal()
+
+
 def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, ...]) -> None:
     for line in derivation.lines:
         if line.name in ctx.facts:
@@ -235,6 +292,12 @@ def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, 
             ctx.facts[line.name] = _chain_fact(ctx, line)
         elif isinstance(line, LemmaUse):
             ctx.facts[line.name] = _use_lemma(ctx, line)
+        elif isinstance(line, CaseSplit):
+            ctx.facts[line.name] = _case_split(ctx, line)
+        elif isinstance(line, SquareCompare):
+            ctx.facts[line.name] = _square_compare(ctx, line)
+        elif isinstance(line, Antisymmetry):
+            ctx.facts[line.name] = _antisymmetry(ctx, line)
         else:
             raise DerivationError(f"unknown line {line!r}")
     for goal in goals:
