@@ -44,6 +44,8 @@ class _Prover:
         self.defined: set = set()      # aux symbols whose hypotheses are in `known`
         self.dots: dict = {}           # Dot(a, b) -> its scalar symbol in the search
         self.normsq: dict = {}         # pseudo-hypothesis name -> vector v (Dot(v, v) >= 0)
+        self.derived: dict = {}        # name of a derived line in scope -> e (meaning e >= 0)
+        self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
@@ -90,13 +92,14 @@ class _Prover:
     def facts(self) -> tuple[list, list]:
         """(inequalities ``(name, expr, strict)``, equalities ``(name, expr)``) of `known`."""
         ineqs, equalities = [], []
-        for h in self.known:
-            if isinstance(h.content, self.kernel.Fact):
-                expr, kind = h.content.normal()
-                if kind == "=0":
-                    equalities.append((h.name, self.sp.expand(expr)))
-                else:
-                    ineqs.append((h.name, self.sp.expand(expr), kind == ">0"))
+        facts = [(h.name, h.content.normal()) for h in self.known
+                 if isinstance(h.content, self.kernel.Fact)]
+        facts += [(name, (e, self.derived_kinds[name])) for name, e in self.derived.items()]
+        for name, (expr, kind) in facts:
+            if kind == "=0":
+                equalities.append((name, self.sp.expand(expr)))
+            else:
+                ineqs.append((name, self.sp.expand(expr), kind == ">0"))
         return ineqs, equalities
 
     # ---- certificates -------------------------------------------------------------------------
@@ -379,28 +382,35 @@ class _Prover:
 
     def text(self, goal: Relation, op: str, certificate: Any) -> str:
         """``big - small = sum of terms`` as a reader checks it by hand."""
-        sp, tr = self.sp, self.tr
         left, right = _sides(goal)
         big, small = (right, left) if op in ("<=", "<", "==") else (left, right)
-
-        def factor_text(f: Any) -> str:
-            if isinstance(f, str):
-                expr, _ = next(h for h in self.known if h.name == f).content.normal()
-                return f"({tr.show(expr)})"
-            if isinstance(f, self.kernel.NormSq):
-                return f"dot({tr.show(f.vector)}, {tr.show(f.vector)})"
-            return f"({tr.show(f.expr)})**2"
-
-        parts = []
-        for term in certificate.terms:
-            parts.append("*".join([str(term.coeff)] + [factor_text(f) for f in term.factors]))
-        for eq in certificate.eq_terms:
-            parts.append(f"({tr.show(eq.multiplier)})*{factor_text(eq.name)}")
         lhs = f"{big} - ({small})"
         if certificate.divisors:
-            lhs = f"{'*'.join(factor_text(d) for d in certificate.divisors)} * ({lhs})"
+            lhs = f"{'*'.join(self.factor_text(d) for d in certificate.divisors)} * ({lhs})"
         prefix = f"{goal.text} since {left} {op} {right}: " if goal.op == "!=" else ""
-        return f"{prefix}{lhs} = {' + '.join(parts) if parts else '0'}"
+        return f"{prefix}{lhs} = {self.terms_text(certificate)}"
+
+    def factor_text(self, f: Any) -> str:
+        """One factor of a certificate term as a reader reads it."""
+        tr = self.tr
+        if isinstance(f, str):
+            expr = self.derived.get(f)
+            if expr is None:
+                expr, _ = next(h for h in self.known if h.name == f).content.normal()
+            return f"({tr.show(expr)})"
+        if isinstance(f, self.kernel.NormSq):
+            return f"dot({tr.show(f.vector)}, {tr.show(f.vector)})"
+        return f"({tr.show(f.expr)})**2"
+
+    def terms_text(self, certificate: Any) -> str:
+        """The terms of a certificate, ``c*(fact)*(q)**2 + ...`` (``0`` when it has none)."""
+        parts = []
+        for term in certificate.terms:
+            parts.append("*".join([str(term.coeff)] + [self.factor_text(f)
+                                                        for f in term.factors]))
+        for eq in certificate.eq_terms:
+            parts.append(f"({self.tr.show(eq.multiplier)})*{self.factor_text(eq.name)}")
+        return " + ".join(parts) if parts else "0"
 
 
 def _sides(goal: Relation) -> tuple[str, str]:
