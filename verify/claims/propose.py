@@ -46,6 +46,18 @@ class _Prover:
         self.normsq: dict = {}         # pseudo-hypothesis name -> vector v (Dot(v, v) >= 0)
         self.derived: dict = {}        # name of a derived line in scope -> e (meaning e >= 0)
         self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
+        self.deadline: float | None = None  # a time.monotonic() that bounds every search
+
+    def seconds(self) -> float:
+        """The time a certificate search may take (the search's own budget, or what is left
+        before `deadline`)."""
+        from verify.search.claim_certificates import MAX_SECONDS
+
+        if self.deadline is None:
+            return MAX_SECONDS
+        import time
+
+        return max(0.01, min(MAX_SECONDS, self.deadline - time.monotonic()))
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
@@ -127,7 +139,7 @@ class _Prover:
         if equality:
             if not equalities:
                 return None
-            found = find_certificate(target, [], equalities, rewrites)
+            found = find_certificate(target, [], equalities, rewrites, seconds=self.seconds())
         else:
             found = _constant_root_certificate(self, target, strict)
             if found is not None:
@@ -139,9 +151,11 @@ class _Prover:
                          [e for e in equalities if e[1].free_symbols <= near],
                          {t: r for t, r in rewrites.items() if t in near})
                 if sum(map(len, small)) < len(ineqs) + len(equalities) + len(rewrites):
-                    found = find_certificate(target, *small, strict=strict)
+                    found = find_certificate(target, *small, strict=strict,
+                                             seconds=self.seconds())
             if found is None:
-                found = find_certificate(target, ineqs, equalities, rewrites, strict=strict)
+                found = find_certificate(target, ineqs, equalities, rewrites, strict=strict,
+                                         seconds=self.seconds())
         if found is None:
             return None
         back = {sym: dot for dot, sym in self.dots.items()}
@@ -228,12 +242,21 @@ class _Prover:
             certificate = kernel.Certificate((kernel.Term(1, (kernel.NormSq(expr.args[0]),)),))
         else:
             certificate = self.certificate(target, strict=rel != ">=")
-        if certificate is None:
+        if certificate is not None:
+            lines = (kernel.Chain(name, expr, (kernel.Link(rel, 0, certificate),)),)
+        elif rel == "<":
             return False
+        else:  # e.g. sqrt(x) > 0 from x > 0: by squaring both sides
+            from verify.claims.propose_roots import SQUARES_SECONDS, _within, at_least
+
+            found = _within(self, SQUARES_SECONDS, at_least, name, expr, self.sp.S(0),
+                            rel == ">")
+            if found is None:
+                return False
+            lines = found[0]
         fact = kernel.Fact(expr, rel, 0)
         try:
-            theorem = self.check(name, fact, (kernel.Chain(name, expr,
-                                                           (kernel.Link(rel, 0, certificate),)),))
+            theorem = self.check(name, fact, lines)
         except kernel.KernelError:
             return False
         self.domain_theorems.append(theorem)

@@ -17,28 +17,32 @@ unproved, never proved.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from verify.claims.parser import Relation
 from verify.claims.propose import _Prover, _Unproved
+from verify.search.claim_certificates import SearchLimitReached
 
 __all__ = ["goal_lines", "at_least"]
 
 #: At most this many Abs arguments are split on (2**k cases).
 MAX_SPLIT_ATOMS = 2
+#: The time squaring both sides may take before the plain certificate search is tried.
+SQUARES_SECONDS = 4.0
+#: The time the case splits may take after the plain certificate search failed.
+CASES_SECONDS = 8.0
 
 
 def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str]:
     """(kernel conclusion, kernel lines, certificate text) for one relation of the claim: the
     certificate search, then squaring both sides / antisymmetry, then a case split on the
     signs of the goal's Abs arguments; :class:`_Unproved` with the first reason otherwise."""
-    from verify.search.claim_certificates import SearchLimitReached
-
     _, lhs, rhs = _sides(prover, goal)
     atoms = {a.symbol for a in prover.statement.atoms}
     with_atoms = goal.op != "!=" and bool((lhs - rhs).free_symbols & atoms)
     if with_atoms:  # squaring first: the plain search on atoms may run out of its budget
-        found = _halves(prover, j, goal)
+        found = _within(prover, SQUARES_SECONDS, _halves, j, goal)
         if found is not None:
             return found
     try:
@@ -46,10 +50,26 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
         return conclusion, (line,), text
     except (_Unproved, SearchLimitReached) as exc:
         first = exc
-    found = _by_cases(prover, j, goal) if with_atoms else None
+    found = None
+    if with_atoms and not prover.claim.vectors:
+        found = _within(prover, CASES_SECONDS, _by_cases, j, goal)
     if found is None:
         raise first
     return found
+
+
+def _within(prover: _Prover, seconds: float, strategy: Any, *args: Any) -> Any:
+    """``strategy(prover, *args)`` with every certificate search ending within ``seconds``
+    (None when the time runs out; the LP solver is imported before the clock starts)."""
+    from scipy.optimize import linprog  # noqa: F401
+
+    prover.deadline = time.monotonic() + seconds
+    try:
+        return strategy(prover, *args)
+    except SearchLimitReached:
+        return None
+    finally:
+        prover.deadline = None
 
 
 def _sides(prover: _Prover, goal: Relation) -> tuple[Any, Any, Any]:
@@ -137,12 +157,13 @@ def _by_cases(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str]
     atoms = [a for a in prover.statement.atoms if a.kind == "abs" and a.symbol in symbols]
     if not atoms or len(atoms) > MAX_SPLIT_ATOMS:
         return None
-    found = _split(prover, j, goal, conclusion, atoms, "")
-    if found is None:
-        return None
-    line, text = found
-    shown = ", ".join(prover.tr.show(a.argument) for a in atoms)
-    return conclusion, (line,), f"by cases on the signs of {shown}: {text}"
+    for chosen in [[a] for a in atoms] + ([atoms] if len(atoms) > 1 else []):
+        found = _split(prover, j, goal, conclusion, chosen, "")
+        if found is not None:
+            line, text = found
+            shown = ", ".join(prover.tr.show(a.argument) for a in chosen)
+            return conclusion, (line,), f"by cases on the sign of {shown}: {text}"
+    return None
 
 
 def _split(prover: _Prover, j: int, goal: Relation, conclusion: Any, atoms: list,
@@ -172,15 +193,19 @@ def _split(prover: _Prover, j: int, goal: Relation, conclusion: Any, atoms: list
                     return None
                 lines += found[1]
                 text = found[2]
-            prover.derived.pop(below)
-            prover.derived_kinds.pop(below)
+            _forget(prover, below)
             branches.append(kernel.Derivation(tuple(lines)))
             texts.append(f"({show(e)} {'>=' if sign == '+' else '<'} 0) {text}")
     finally:
-        for key in [k for k in prover.derived if k.startswith(name)]:
-            prover.derived.pop(key)
-            prover.derived_kinds.pop(key)
+        for key in (name, f"{name}+abs", f"{name}-abs"):
+            _forget(prover, key)
     return kernel.CaseSplit(name, e, conclusion, branches[0], branches[1]), "; ".join(texts)
+
+
+def _forget(prover: _Prover, name: str) -> None:
+    """The derived fact ``name`` is out of scope."""
+    prover.derived.pop(name, None)
+    prover.derived_kinds.pop(name, None)
 
 
 def goal_lines_plain(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str]:
