@@ -15,7 +15,7 @@ from itertools import product
 
 import pytest
 import sympy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from verify.kernel import (
@@ -210,7 +210,20 @@ def _holds(f, point):
 ACCEPTED: list = []
 
 
+_SQUARE = by("l1", x ** 2, ">=", 0, Square(x))
+_INNER = Derivation((by("l2i", x ** 2, ">=", 0, Square(x)),))
+_EXAMPLES = [  # one accepted theorem per new rule, so the property never runs empty
+    ([], (_SQUARE, CaseSplit("l2", x, Fact(x ** 2, ">=", 0), _INNER, _INNER))),
+    ([Fact(x, ">=", 0), Fact(y, ">=", 0), Fact(x ** 2, ">=", y ** 2)],
+     (_SQUARE, SquareCompare("l2", x, ">=", y))),
+    ([Fact(x, "<=", y), Fact(x, ">=", y)], (_SQUARE, Antisymmetry("l2", x, y))),
+]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@example(*_EXAMPLES[0])
+@example(*_EXAMPLES[1])
+@example(*_EXAMPLES[2])
 @given(hyps=st.lists(hypotheses, max_size=3), lines=st.tuples(_line("l1", 1), _line("l2", 1)))
 def test_every_theorem_a_random_proposer_gets_accepted_is_true_at_every_grid_point(hyps, lines):
     conclusion = _stated(lines[-1])
@@ -229,8 +242,48 @@ def test_every_theorem_a_random_proposer_gets_accepted_is_true_at_every_grid_poi
 
 
 def test_the_random_proposer_gets_theorems_with_each_new_rule_accepted():
-    """The property above is not empty: among its accepted theorems each new rule occurs."""
-    if not ACCEPTED:
-        test_every_theorem_a_random_proposer_gets_accepted_is_true_at_every_grid_point()
+    """The property above is not empty: its examples are accepted, with each new rule."""
+    ACCEPTED.clear()
+    for hyps, lines in _EXAMPLES:
+        test_every_theorem_a_random_proposer_gets_accepted_is_true_at_every_grid_point.hypothesis\
+            .inner_test(hyps=hyps, lines=lines)
     used = set().union(*map(set, ACCEPTED))
     assert {"cases", "compare-squares", "antisymmetry"} <= used
+
+
+# -- the claim proposer, lying ---------------------------------------------------------------------
+def test_a_proposer_that_squares_without_the_side_conditions_proves_nothing(monkeypatch):
+    """x**2 >= 1 does not give x >= 1: a proposer that emits the squaring line alone (no
+    x >= 0) is refused by the kernel, and the claim stays unproved."""
+    from verify.claims import propose_roots
+    from verify.claims.parser import parse_claim
+    from verify.claims.verdict import _prove
+
+    def lying(prover, name, big, small, strict):
+        return (SquareCompare(name, big, ">" if strict else ">=", small),), "squares"
+
+    monkeypatch.setattr(propose_roots, "_by_squares", lying)
+    for text in ("assume: x**2 >= 1\nx >= 1", "assume: y >= 0\nsqrt(y) >= y",
+                 "Abs(x) <= x", "sqrt(x**2) == x"):
+        status, reason, _ = _prove(parse_claim(text), vacuity=False)
+        assert status != "proved", (text, reason)
+
+
+def test_a_proposer_whose_case_split_proves_only_one_case_proves_nothing(monkeypatch):
+    """Abs(x) <= x (false for x < 0): a split whose negative case repeats the positive case's
+    proof is refused (the case fact there is x < 0)."""
+    from verify.claims import propose_roots
+    from verify.claims.parser import parse_claim
+    from verify.claims.verdict import _prove
+
+    def lying(prover, j, goal, conclusion, atoms, path):
+        atom = atoms[0]
+        name = f"case{j}"
+        proof = Derivation((SquareCompare(f"{name}up", atom.argument, ">=", atom.symbol),))
+        return CaseSplit(name, atom.argument, conclusion, proof, proof), "lying"
+
+    monkeypatch.setattr(propose_roots, "_split", lying)
+    monkeypatch.setattr(propose_roots, "_halves", lambda *a: None)
+    status, reason, _ = _prove(parse_claim("Abs(x) <= x"), vacuity=False)
+    assert status != "proved", reason
+    assert "case" in reason or "certificate" in reason

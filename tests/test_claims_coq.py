@@ -157,3 +157,19 @@ def test_the_statements_shown_in_the_docs_are_the_printers():
     for claim, statement in rows:
         text = claim.replace("` / `", "\n")
         assert coq_statement(parse_claim(text), "c") == f"Theorem c : {statement}."
+
+
+def test_claims_proved_by_squares_antisymmetry_and_case_splits_are_accepted_by_coq(tmp_path):
+    """Issue 25: the triangle inequality (squaring), sqrt(4) == 2 and sqrt(x**2) == |x|
+    (antisymmetry), |x|*y <= |x*y| (a case split) and 1/sqrt(x) (sqrt(x) > 0 by squaring)
+    are checked again by coqc (its Rabs cases and the sqrt lemmas)."""
+    _coqc()
+    from verify.claims import check_claim_text
+
+    texts = ["Abs(a + b) <= Abs(a) + Abs(b)", "sqrt(4) == 2", "sqrt(x**2) == Abs(x)",
+             "Abs(x)*y <= Abs(x*y)", "assume: x > 0\n1/sqrt(x) == sqrt(x)/x",
+             "assume: a >= 0, b >= 0\nsqrt(a + b) <= sqrt(a) + sqrt(b)"]
+    verdicts = [(f"facts.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
+    assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
+    assert check_proved_claims(verdicts, str(tmp_path)) == []
+    assert len(list(tmp_path.glob("Claim_*.vo"))) == len(texts)

@@ -38,9 +38,8 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     """(kernel conclusion, kernel lines, certificate text) for one relation of the claim: the
     certificate search, then squaring both sides / antisymmetry, then a case split on the
     signs of the goal's Abs arguments; :class:`_Unproved` with the first reason otherwise."""
-    _, lhs, rhs = _sides(prover, goal)
     atoms = {a.symbol for a in prover.statement.atoms}
-    with_atoms = goal.op != "!=" and bool((lhs - rhs).free_symbols & atoms)
+    with_atoms = goal.op != "!=" and bool(_difference(prover, goal).free_symbols & atoms)
     if with_atoms:  # squaring first: the plain search on atoms may run out of its budget
         found = _within(prover, SQUARES_SECONDS, _halves, j, goal)
         if found is not None:
@@ -70,6 +69,11 @@ def _within(prover: _Prover, seconds: float, strategy: Any, *args: Any) -> Any:
         return None
     finally:
         prover.deadline = None
+
+
+def _difference(prover: _Prover, goal: Relation) -> Any:
+    tr = prover.tr
+    return prover.sp.S(tr.expr(goal.lhs)) - prover.sp.S(tr.expr(goal.rhs))
 
 
 def _sides(prover: _Prover, goal: Relation) -> tuple[Any, Any, Any]:
