@@ -48,16 +48,16 @@ class _Prover:
         self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
         self.deadline: float | None = None  # a time.monotonic() that bounds every search
 
-    def seconds(self) -> float:
-        """The time a certificate search may take (the search's own budget, or what is left
-        before `deadline`)."""
-        from verify.search.claim_certificates import MAX_SECONDS
-
+    def budget(self) -> dict:
+        """The keyword that bounds a certificate search by `deadline` (none without one: the
+        search's own budget)."""
         if self.deadline is None:
-            return MAX_SECONDS
+            return {}
         import time
 
-        return max(0.01, min(MAX_SECONDS, self.deadline - time.monotonic()))
+        from verify.search.claim_certificates import MAX_SECONDS
+
+        return {"seconds": max(0.01, min(MAX_SECONDS, self.deadline - time.monotonic()))}
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
@@ -139,7 +139,7 @@ class _Prover:
         if equality:
             if not equalities:
                 return None
-            found = find_certificate(target, [], equalities, rewrites, seconds=self.seconds())
+            found = find_certificate(target, [], equalities, rewrites, **self.budget())
         else:
             found = _constant_root_certificate(self, target, strict)
             if found is not None:
@@ -151,11 +151,10 @@ class _Prover:
                          [e for e in equalities if e[1].free_symbols <= near],
                          {t: r for t, r in rewrites.items() if t in near})
                 if sum(map(len, small)) < len(ineqs) + len(equalities) + len(rewrites):
-                    found = find_certificate(target, *small, strict=strict,
-                                             seconds=self.seconds())
+                    found = find_certificate(target, *small, strict=strict, **self.budget())
             if found is None:
                 found = find_certificate(target, ineqs, equalities, rewrites, strict=strict,
-                                         seconds=self.seconds())
+                                         **self.budget())
         if found is None:
             return None
         back = {sym: dot for dot, sym in self.dots.items()}

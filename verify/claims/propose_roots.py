@@ -41,7 +41,7 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     atoms = {a.symbol for a in prover.statement.atoms}
     with_atoms = goal.op != "!=" and bool(_difference(prover, goal).free_symbols & atoms)
     if with_atoms:  # squaring first: the plain search on atoms may run out of its budget
-        found = _within(prover, SQUARES_SECONDS, _halves, j, goal)
+        found = _within(prover, SQUARES_SECONDS, _halves, j, goal, True)
         if found is not None:
             return found
     try:
@@ -50,7 +50,9 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     except (_Unproved, SearchLimitReached) as exc:
         first = exc
     found = None
-    if with_atoms and not prover.claim.vectors:
+    if with_atoms and goal.op == "==":  # one half by squares, the other by a certificate
+        found = _within(prover, SQUARES_SECONDS, _halves, j, goal)
+    if found is None and with_atoms and not prover.claim.vectors:
         found = _within(prover, CASES_SECONDS, _by_cases, j, goal)
     if found is None:
         raise first
@@ -83,17 +85,18 @@ def _sides(prover: _Prover, goal: Relation) -> tuple[Any, Any, Any]:
     return kernel.Fact(lhs, rel, rhs), prover.sp.S(lhs), prover.sp.S(rhs)
 
 
-def _halves(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] | None:
+def _halves(prover: _Prover, j: int, goal: Relation,
+            squares_only: bool = False) -> tuple[Any, tuple, str] | None:
     """The goal from ``at_least`` lines: one for <=, <, >=, >; two joined for ==."""
     conclusion, lhs, rhs = _sides(prover, goal)
     name = f"goal{j}"
     if goal.op in (">=", ">"):
-        found = at_least(prover, name, lhs, rhs, goal.op == ">")
+        found = at_least(prover, name, lhs, rhs, goal.op == ">", squares_only)
     elif goal.op in ("<=", "<"):
-        found = at_least(prover, name, rhs, lhs, goal.op == "<")
+        found = at_least(prover, name, rhs, lhs, goal.op == "<", squares_only)
     else:
-        above = at_least(prover, f"{name}_ge", lhs, rhs, False)
-        below = at_least(prover, f"{name}_le", rhs, lhs, False) if above else None
+        above = at_least(prover, f"{name}_ge", lhs, rhs, False, squares_only)
+        below = at_least(prover, f"{name}_le", rhs, lhs, False, squares_only) if above else None
         if above is None or below is None:
             return None
         found = (above[0] + below[0] + (prover.kernel.Antisymmetry(name, lhs, rhs),),
@@ -103,18 +106,22 @@ def _halves(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] |
     return conclusion, found[0], found[1]
 
 
-def at_least(prover: _Prover, name: str, big: Any, small: Any,
-             strict: bool) -> tuple[tuple, str] | None:
+def at_least(prover: _Prover, name: str, big: Any, small: Any, strict: bool,
+             squares_only: bool = False) -> tuple[tuple, str] | None:
     """Lines ending in the line ``name`` that proves ``big >= small`` (``>`` if strict) by
-    squaring both sides, or else with a certificate; with the text a reader checks; None when
+    squaring both sides, or else (unless ``squares_only``) with a certificate; with the text a reader checks; None when
     neither is found."""
     kernel, sp, show = prover.kernel, prover.sp, prover.tr.show
     rel = ">" if strict else ">="
     if _rational_function(sp, big) or _rational_function(sp, small):
         return None
-    found = _by_squares(prover, name, big, small, strict)
-    if found is not None:
-        return found
+    constant = sp.expand(small)
+    if strict or not (constant.is_Rational and constant <= 0):  # else squaring is circular
+        found = _by_squares(prover, name, big, small, strict)
+        if found is not None:
+            return found
+    if squares_only:
+        return None
     certificate = prover.certificate(sp.expand(big - small), strict=strict)
     if certificate is None:
         return None
