@@ -12,7 +12,7 @@ unproved, never proved.
 >>> prover.assumptions(); prover.goal_domains()
 >>> conclusion, lines, text = goal_lines(prover, 1, claim.goals[0])
 >>> [type(line).__name__ for line in lines]
-['Chain', 'Chain', 'SquareCompare']
+['Chain', 'Chain', 'Chain', 'SquareCompare']
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ __all__ = ["goal_lines", "at_least"]
 #: At most this many Abs arguments are split on (2**k cases).
 MAX_SPLIT_ATOMS = 2
 #: The time squaring both sides may take before the plain certificate search is tried.
-SQUARES_SECONDS = 4.0
+SQUARES_SECONDS = 12.0
 #: The time the case splits may take after the plain certificate search failed.
-CASES_SECONDS = 8.0
+CASES_SECONDS = 10.0
 
 
 def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str]:
