@@ -378,6 +378,7 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/inputs.py": Target(_KERNEL_TESTS),
     "verify/kernel/terms.py": Target(_KERNEL_TESTS),
     "verify/kernel/derivations.py": Target(_KERNEL_TESTS),
+    "verify/kernel/context.py": Target(_KERNEL_TESTS),
     "verify/kernel/statements.py": Target(_KERNEL_TESTS),
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
     "verify/kernel/products.py": Target(_KERNEL_TESTS),

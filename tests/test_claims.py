@@ -35,7 +35,7 @@ from verify.claims import check_claim_text, find_claim_blocks
     ("x**2 >= x", "refuted"),
     ("(a + b)**2 >= a**2 + b**2", "refuted"),
     ("assume: t >= 1, rho > 0, R > 0\nt*rho**2 <= R**2 + t", "refuted"),
-    ("assume: x >= 0, y >= 0\nsqrt(x*y) <= (x + y)/2", "unproved"),
+    ("assume: x >= 0, y >= 0\nsqrt(x*y) <= (x + y)/2", "proved"),
     ("x.real > 0", "invalid"),
 ])
 def test_verdicts(text, status):

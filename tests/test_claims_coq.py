@@ -172,3 +172,19 @@ def test_symbolic_powers_and_geometric_sums_are_checked_by_coq(tmp_path):
     assert [c.verdict.status for c in found] == ["proved"] * 3
     assert check_proved_claims(((c.location, c.verdict) for c in found),
                                str(tmp_path / "coq")) == []
+
+
+def test_claims_proved_by_squares_antisymmetry_and_case_splits_are_accepted_by_coq(tmp_path):
+    """Issue 25: the triangle inequality (squaring), sqrt(4) == 2 and sqrt(x**2) == |x|
+    (antisymmetry), |x|*y <= |x*y| (a case split) and 1/sqrt(x) (sqrt(x) > 0 by squaring)
+    are checked again by coqc (its Rabs cases and the sqrt lemmas)."""
+    _coqc()
+    from verify.claims import check_claim_text
+
+    texts = ["Abs(a + b) <= Abs(a) + Abs(b)", "sqrt(4) == 2", "sqrt(x**2) == Abs(x)",
+             "Abs(x)*y <= Abs(x*y)", "assume: x > 0\n1/sqrt(x) == sqrt(x)/x",
+             "assume: a >= 0, b >= 0\nsqrt(a + b) <= sqrt(a) + sqrt(b)"]
+    verdicts = [(f"facts.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
+    assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
+    assert check_proved_claims(verdicts, str(tmp_path)) == []
+    assert len(list(tmp_path.glob("Claim_*.vo"))) == len(texts)

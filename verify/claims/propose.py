@@ -44,6 +44,20 @@ class _Prover:
         self.defined: set = set()      # aux symbols whose hypotheses are in `known`
         self.dots: dict = {}           # Dot(a, b) -> its scalar symbol in the search
         self.normsq: dict = {}         # pseudo-hypothesis name -> vector v (Dot(v, v) >= 0)
+        self.derived: dict = {}        # name of a derived line in scope -> e (meaning e >= 0)
+        self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
+        self.deadline: float | None = None  # a time.monotonic() that bounds every search
+
+    def budget(self) -> dict:
+        """The keyword that bounds a certificate search by `deadline` (none without one: the
+        search's own budget)."""
+        if self.deadline is None:
+            return {}
+        import time
+
+        from verify.search.claim_certificates import MAX_SECONDS
+
+        return {"seconds": max(0.01, min(MAX_SECONDS, self.deadline - time.monotonic()))}
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
@@ -90,13 +104,14 @@ class _Prover:
     def facts(self) -> tuple[list, list]:
         """(inequalities ``(name, expr, strict)``, equalities ``(name, expr)``) of `known`."""
         ineqs, equalities = [], []
-        for h in self.known:
-            if isinstance(h.content, self.kernel.Fact):
-                expr, kind = h.content.normal()
-                if kind == "=0":
-                    equalities.append((h.name, self.sp.expand(expr)))
-                else:
-                    ineqs.append((h.name, self.sp.expand(expr), kind == ">0"))
+        facts = [(h.name, h.content.normal()) for h in self.known
+                 if isinstance(h.content, self.kernel.Fact)]
+        facts += [(name, (e, self.derived_kinds[name])) for name, e in self.derived.items()]
+        for name, (expr, kind) in facts:
+            if kind == "=0":
+                equalities.append((name, self.sp.expand(expr)))
+            else:
+                ineqs.append((name, self.sp.expand(expr), kind == ">0"))
         return ineqs, equalities
 
     # ---- certificates -------------------------------------------------------------------------
@@ -124,7 +139,7 @@ class _Prover:
         if equality:
             if not equalities:
                 return None
-            found = find_certificate(target, [], equalities, rewrites)
+            found = find_certificate(target, [], equalities, rewrites, **self.budget())
         else:
             found = _constant_root_certificate(self, target, strict)
             if found is not None:
@@ -136,9 +151,10 @@ class _Prover:
                          [e for e in equalities if e[1].free_symbols <= near],
                          {t: r for t, r in rewrites.items() if t in near})
                 if sum(map(len, small)) < len(ineqs) + len(equalities) + len(rewrites):
-                    found = find_certificate(target, *small, strict=strict)
+                    found = find_certificate(target, *small, strict=strict, **self.budget())
             if found is None:
-                found = find_certificate(target, ineqs, equalities, rewrites, strict=strict)
+                found = find_certificate(target, ineqs, equalities, rewrites, strict=strict,
+                                         **self.budget())
         if found is None:
             return None
         back = {sym: dot for dot, sym in self.dots.items()}
@@ -225,12 +241,21 @@ class _Prover:
             certificate = kernel.Certificate((kernel.Term(1, (kernel.NormSq(expr.args[0]),)),))
         else:
             certificate = self.certificate(target, strict=rel != ">=")
-        if certificate is None:
+        if certificate is not None:
+            lines = (kernel.Chain(name, expr, (kernel.Link(rel, 0, certificate),)),)
+        elif rel == "<":
             return False
+        else:  # e.g. sqrt(x) > 0 from x > 0: by squaring both sides
+            from verify.claims.propose_roots import SQUARES_SECONDS, _within, at_least
+
+            found = _within(self, SQUARES_SECONDS, at_least, name, expr, self.sp.S(0),
+                            rel == ">")
+            if found is None:
+                return False
+            lines = found[0]
         fact = kernel.Fact(expr, rel, 0)
         try:
-            theorem = self.check(name, fact, (kernel.Chain(name, expr,
-                                                           (kernel.Link(rel, 0, certificate),)),))
+            theorem = self.check(name, fact, lines)
         except kernel.KernelError:
             return False
         self.domain_theorems.append(theorem)
@@ -379,28 +404,35 @@ class _Prover:
 
     def text(self, goal: Relation, op: str, certificate: Any) -> str:
         """``big - small = sum of terms`` as a reader checks it by hand."""
-        sp, tr = self.sp, self.tr
         left, right = _sides(goal)
         big, small = (right, left) if op in ("<=", "<", "==") else (left, right)
-
-        def factor_text(f: Any) -> str:
-            if isinstance(f, str):
-                expr, _ = next(h for h in self.known if h.name == f).content.normal()
-                return f"({tr.show(expr)})"
-            if isinstance(f, self.kernel.NormSq):
-                return f"dot({tr.show(f.vector)}, {tr.show(f.vector)})"
-            return f"({tr.show(f.expr)})**2"
-
-        parts = []
-        for term in certificate.terms:
-            parts.append("*".join([str(term.coeff)] + [factor_text(f) for f in term.factors]))
-        for eq in certificate.eq_terms:
-            parts.append(f"({tr.show(eq.multiplier)})*{factor_text(eq.name)}")
         lhs = f"{big} - ({small})"
         if certificate.divisors:
-            lhs = f"{'*'.join(factor_text(d) for d in certificate.divisors)} * ({lhs})"
+            lhs = f"{'*'.join(self.factor_text(d) for d in certificate.divisors)} * ({lhs})"
         prefix = f"{goal.text} since {left} {op} {right}: " if goal.op == "!=" else ""
-        return f"{prefix}{lhs} = {' + '.join(parts) if parts else '0'}"
+        return f"{prefix}{lhs} = {self.terms_text(certificate)}"
+
+    def factor_text(self, f: Any) -> str:
+        """One factor of a certificate term as a reader reads it."""
+        tr = self.tr
+        if isinstance(f, str):
+            expr = self.derived.get(f)
+            if expr is None:
+                expr, _ = next(h for h in self.known if h.name == f).content.normal()
+            return f"({tr.show(expr)})"
+        if isinstance(f, self.kernel.NormSq):
+            return f"dot({tr.show(f.vector)}, {tr.show(f.vector)})"
+        return f"({tr.show(f.expr)})**2"
+
+    def terms_text(self, certificate: Any) -> str:
+        """The terms of a certificate, ``c*(fact)*(q)**2 + ...`` (``0`` when it has none)."""
+        parts = []
+        for term in certificate.terms:
+            parts.append("*".join([str(term.coeff)] + [self.factor_text(f)
+                                                        for f in term.factors]))
+        for eq in certificate.eq_terms:
+            parts.append(f"({self.tr.show(eq.multiplier)})*{self.factor_text(eq.name)}")
+        return " + ".join(parts) if parts else "0"
 
 
 def _sides(goal: Relation) -> tuple[str, str]:

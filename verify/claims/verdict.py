@@ -177,6 +177,7 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
     from verify.claims.elaborate import ElaborationRefused
     from verify.claims.induction import prove_power, prove_sum
     from verify.claims.propose import _Prover, _Unproved
+    from verify.claims.propose_roots import goal_lines
     from verify.search.claim_certificates import SearchLimitReached
 
     try:
@@ -197,9 +198,9 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
         prover.goal_domains()
         conclusions, lines, texts = [], [], []
         for j, goal in enumerate(claim.goals, 1):
-            conclusion, line, text = prover.goal(j, goal)
+            conclusion, goal_lines_, text = goal_lines(prover, j, goal)
             conclusions.append(conclusion)
-            lines.append(line)
+            lines.extend(goal_lines_)
             texts.append(text)
         theorem = kernel.Theorem(name="claim", title="claim", vectors=claim.vectors, naturals=(),
                                  hyps=tuple(prover.known), conclusions=tuple(conclusions),

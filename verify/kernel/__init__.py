@@ -10,6 +10,8 @@ float and no I/O:
 - :mod:`verify.kernel.inputs`: what may enter: every theorem is copied into the kernel's own
   classes and every expression walked (rational polynomials over plain real symbols and Dot);
 - :mod:`verify.kernel.statements`: the canonical text of a statement (:func:`statement_text`);
+- :mod:`verify.kernel.context`: the context of one derivation (its facts, rules, the normal
+  form of an expression, whether a fact is available);
 - :mod:`verify.kernel.derivations`: derivation steps, inductions and theorems over sympy
   polynomials (equalities after declared rewriting rules, inequalities with
   Positivstellensatz-style certificates, vector facts through bilinearity and symmetry of an
@@ -44,7 +46,6 @@ from verify.kernel.certificates import (
     row_products, squared_norms, squared_radius,
 )
 from verify.kernel.errors import KernelError
-from verify.kernel.powers import Power, power_lower_bound, power_theorem
 from verify.kernel.steps import ProofViolation, StepConstants
 
 #: The derivation and claims half of the kernel, imported on first use: a checked run
@@ -55,10 +56,11 @@ _ON_FIRST_USE = {
         "Atom", "CheckedClaim", "ClaimProof", "ClaimStatement", "Domain", "Goal", "SumGoal",
         "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem"),
     "verify.kernel.derivations": ("check_theorem",),
+    "verify.kernel.powers": ("Power", "power_lower_bound", "power_theorem"),
     "verify.kernel.terms": (
-        "KERNEL_RULES", "Certificate", "Chain", "CheckedTheorem", "Derivation",
-        "DerivationError", "EqTerm", "Fact", "Family", "Hyp", "Induction", "LemmaUse", "Link",
-        "NormSq", "Rewrite", "Square", "Term", "Theorem", "VectorDef", "dot"),
+        "KERNEL_RULES", "Antisymmetry", "CaseSplit", "Certificate", "Chain", "CheckedTheorem",
+        "Derivation", "DerivationError", "EqTerm", "Fact", "Family", "Hyp", "Induction", "LemmaUse", "Link",
+        "NormSq", "Rewrite", "Square", "SquareCompare", "Term", "Theorem", "VectorDef", "dot"),
     "verify.kernel.registry": ("is_checked",),
     "verify.kernel.statements": ("statement_text",),
 }
@@ -66,7 +68,8 @@ _ON_FIRST_USE = {
 __all__ = [
     "KernelError", "DerivationError", "Fact", "Rewrite", "VectorDef", "Hyp", "Family",
     "Square", "NormSq", "Term", "EqTerm", "Certificate", "Link", "Chain", "LemmaUse",
-    "Derivation", "Induction", "Theorem", "CheckedTheorem", "check_theorem", "dot",
+    "CaseSplit", "SquareCompare", "Antisymmetry", "Derivation", "Induction", "Theorem",
+    "CheckedTheorem", "check_theorem", "dot",
     "KERNEL_RULES", "is_checked", "statement_text",
     "CertificateError", "MarginFacts", "check_separator", "check_max_margin", "check_gordan",
     "squared_radius", "ZERO_RULES", "count_mistakes", "check_mistake_count",

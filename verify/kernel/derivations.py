@@ -12,192 +12,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from verify.kernel.context import _Context, _require_polynomial
 from verify.kernel.errors import KernelError
-from verify.kernel.exact import exact_fraction, is_exact_int
+from verify.kernel.exact import exact_fraction
 from verify.kernel.inputs import snapshot
 from verify.kernel.terms import (
-    _KERNEL_TOKEN, _RELATIONS, Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family,
-    Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square, Theorem, VectorDef, _dot_class,
-    _sympy,
+    _KERNEL_TOKEN, _RELATIONS, Antisymmetry, CaseSplit, Chain, CheckedTheorem, Derivation,
+    DerivationError, Fact, Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square,
+    SquareCompare, Theorem, VectorDef, _sympy,
 )
 from verify.kernel.registry import _issue, is_checked
 
 __all__ = ["check_theorem"]
-
-
-class _Context:
-    """What is available while checking one derivation (internal, mutable)."""
-
-    def __init__(self, theorem: Theorem, naturals: tuple, hyps: tuple[Hyp, ...],
-                 families: tuple[Family, ...]) -> None:
-        sp = _sympy()
-        self.theorem = theorem
-        self.vectors = frozenset(theorem.vectors)
-        self.naturals = frozenset(naturals)
-        self.families = families
-        self.facts: dict[str, tuple[Any, str]] = {}
-        self.rewrites: list[tuple[str, Rewrite]] = []
-        self.vecdefs: dict[Any, tuple[str, Any]] = {}
-        self.rules: set[str] = set()
-        self.declared: set[str] = set()
-        self.lemmas: set[str] = set()
-        self.steps = 0
-        for n in sorted(naturals, key=str):
-            self.facts[f"{n}>=0"] = (sp.S(n), ">=0")
-        for hyp in hyps:
-            self.add_hyp(hyp)
-
-    def add_hyp(self, hyp: Hyp) -> None:
-        if hyp.name in self.facts or any(hyp.name == n for n, _ in self.rewrites):
-            raise DerivationError(f"hypothesis name {hyp.name!r} used twice")
-        content = hyp.content
-        if isinstance(content, Fact):
-            expr, kind = content.normal()
-            _require_polynomial(expr, f"hypothesis {hyp.name}")
-            self.check_scalar(_sympy().S(content.lhs))
-            self.check_scalar(_sympy().S(content.rhs))
-            self.facts[hyp.name] = (expr, kind)
-        elif isinstance(content, Rewrite):
-            if not (is_exact_int(content.power) and content.power >= 1):
-                raise DerivationError(f"rule {hyp.name}: power must be a positive int")
-            if not isinstance(content.target, (_sympy().Symbol, _sympy().Indexed, _dot_class())):
-                raise DerivationError(f"rule {hyp.name}: the target {content.target} must be a "
-                                      f"symbol, an indexed symbol or a Dot atom")
-            self.rewrites.append((hyp.name, content))
-        elif isinstance(content, VectorDef):
-            if not self.is_vector(content.vector):
-                raise DerivationError(f"rule {hyp.name}: {content.vector} is not a vector atom")
-            self.vecdefs[content.vector] = (hyp.name, content.value)
-        else:
-            raise DerivationError(f"hypothesis {hyp.name}: unknown kind")
-
-    def is_vector(self, atom: Any) -> bool:
-        sp = _sympy()
-        if isinstance(atom, sp.Symbol):
-            return atom.name in self.vectors
-        if isinstance(atom, sp.Indexed):
-            return str(atom.base.label) in self.vectors
-        return False
-
-    # -- normal forms -------------------------------------------------------------------------
-    def vector_terms(self, v: Any) -> list[tuple[Any, Any]]:
-        """``v`` as ``[(scalar coefficient, vector atom)]`` after the vector definitions."""
-        sp = _sympy()
-        v = sp.S(v)
-        for _ in range(32):
-            new = sp.S(v.xreplace({k: val for k, (_, val) in self.vecdefs.items()}))
-            if new == v:
-                break
-            for k, (name, _) in self.vecdefs.items():
-                if v.has(k):
-                    self.declared.add(name)
-                    self.rules.add("vector-definition")
-            v = new
-        else:
-            raise DerivationError("vector definitions do not terminate")
-        out = []
-        for term in sp.Add.make_args(sp.expand(v)):
-            if term == 0:
-                continue
-            factors = sp.Mul.make_args(term)
-            vecs = [f for f in factors if self.is_vector(f)]
-            if len(vecs) != 1:
-                raise DerivationError(f"{term} is not a scalar multiple of one vector atom")
-            coeff = sp.Mul(*[f for f in factors if f is not vecs[0]])
-            self.check_scalar(coeff)
-            out.append((coeff, vecs[0]))
-        return out
-
-    def bilinear(self, u: Any, v: Any) -> Any:
-        sp = _sympy()
-        Dot = _dot_class()
-        self.rules.update(("bilinearity", "symmetry"))
-        total = sp.S(0)
-        for cu, a in self.vector_terms(u):
-            for cv, b in self.vector_terms(v):
-                pair = sorted((a, b), key=sp.default_sort_key)
-                total += cu * cv * Dot(*pair)
-        return total
-
-    def check_scalar(self, e: Any) -> None:
-        """Vector atoms may occur only inside Dot."""
-        Dot = _dot_class()
-        if isinstance(e, Dot):
-            return
-        if self.is_vector(e):
-            raise DerivationError(f"vector {e} used as a scalar")
-        for arg in e.args:
-            self.check_scalar(arg)
-
-    def normal(self, e: Any) -> Any:
-        """The normal form: vector definitions, bilinearity, symmetry, expansion, rewrites."""
-        sp = _sympy()
-        Dot = _dot_class()
-        e = sp.S(e)
-        self.rules.add("ring")
-        for _ in range(16):
-            before = e
-            if e.has(Dot):
-                e = e.replace(lambda a: isinstance(a, Dot), lambda a: self.bilinear(*a.args))
-            self.check_scalar(e)
-            e = sp.expand(e)
-            for name, rule in self.rewrites:
-                e = self.reduce(e, name, rule)
-            if e == before:
-                return e
-        raise DerivationError("rewriting does not terminate")
-
-    def reduce(self, e: Any, name: str, rule: Rewrite) -> Any:
-        sp = _sympy()
-        for _ in range(64):
-            out, changed = [], False
-            for term in sp.Add.make_args(e):
-                coeff, exponent = term.as_coeff_exponent(rule.target)
-                if exponent.is_Integer and exponent >= rule.power and not coeff.has(rule.target):
-                    out.append(coeff * rule.target ** (exponent - rule.power) * rule.rhs)
-                    changed = True
-                else:
-                    out.append(term)
-            if not changed:
-                return e
-            self.rules.add("rewrite")
-            self.declared.add(name)
-            e = sp.expand(sp.Add(*out))
-        raise DerivationError(f"rule {name} does not terminate")
-
-    def same(self, a: Any, b: Any) -> bool:
-        sp = _sympy()
-        numerator, _ = sp.fraction(sp.together(sp.S(a) - sp.S(b)))
-        return self.normal(numerator) == 0
-
-    # -- facts ---------------------------------------------------------------------------------
-    def fact(self, name: str, kinds: tuple[str, ...]) -> Any:
-        if name not in self.facts:
-            raise DerivationError(f"no hypothesis or earlier line named {name!r}")
-        expr, kind = self.facts[name]
-        if kind not in kinds:
-            raise DerivationError(f"{name!r} is a {kind} fact, a {'/'.join(kinds)} fact is needed")
-        return expr
-
-    def available(self, expr: Any, kind: str) -> bool:
-        sp = _sympy()
-        constant = sp.S(expr)
-        if constant.is_Rational:  # rule "ring": a numeral's sign is evaluated exactly
-            return {">=0": constant >= 0, ">0": constant > 0, "=0": constant == 0}[kind]
-        accepted = {">=0": (">=0", ">0", "=0"), ">0": (">0",), "=0": ("=0",)}[kind]
-        for e, k in self.facts.values():
-            if k in accepted and self.same(e, expr):
-                return True
-            if kind != ">0" and k == "=0" and self.same(e, -expr):
-                return True
-        return False
-
-
-def _require_polynomial(e: Any, what: str) -> None:
-    sp = _sympy()
-    _, den = sp.fraction(sp.together(sp.S(e)))
-    if den.free_symbols:
-        raise DerivationError(f"{what} must be a polynomial, it has the denominator {den}")
 
 
 def _rational(c: Any, what: str) -> Any:
@@ -402,6 +228,62 @@ def _family_covers(ctx: _Context, fam: Family, wanted: Family, inner: dict, boun
     return all(_hyp_available(local, _substitute(h.content, inner)) for h in wanted.hyps)
 
 
+def _case_split(ctx: _Context, line: CaseSplit) -> tuple[Any, str]:
+    """Rule ``cases``: the conclusion, derived once with ``e >= 0`` and once with ``e < 0``."""
+    sp = _sympy()
+    e = sp.S(line.expr)
+    _require_polynomial(e, f"line {line.name}: the split expression")
+    ctx.check_scalar(e)
+    goal = line.conclusion
+    for case, derivation in ((Fact(e, ">=", 0), line.nonneg), (Fact(e, "<", 0), line.negative)):
+        branch = ctx.branch()
+        branch.facts[line.name] = case.normal()
+        try:
+            _check_derivation(branch, derivation, (goal,))
+        except KernelError as exc:
+            raise DerivationError(f"line {line.name}, case {e} {case.rel} 0: {exc}") from None
+        ctx.steps = branch.steps
+    ctx.rules.add("cases")
+    return goal.normal()
+
+
+def _square_compare(ctx: _Context, line: SquareCompare) -> tuple[Any, str]:
+    """Rule ``compare-squares``: a >= 0, b >= 0, a**2 - b**2 >= 0 (> 0) give a >= b (a > b)."""
+    sp = _sympy()
+    if line.rel not in (">=", ">"):
+        raise DerivationError(f"line {line.name}: squaring concludes >= or >, not {line.rel}")
+    a, b = sp.S(line.larger), sp.S(line.smaller)
+    needed = ((a, ">=0", f"{a} >= 0"), (b, ">=0", f"{b} >= 0"),
+              (a ** 2 - b ** 2, ">=0" if line.rel == ">=" else ">0",
+               f"({a})**2 {line.rel} ({b})**2"))
+    for side in (a, b):
+        _require_polynomial(side, f"line {line.name}: a squared side")
+        ctx.check_scalar(side)
+    for expr, kind, shown in needed:
+        value = ctx.normal(expr)  # rule "ring": a numeral after the rewrites is evaluated exactly
+        if not (ctx.available(value, kind) if value.is_Rational else ctx.available(expr, kind)):
+            raise DerivationError(f"line {line.name}: squaring both sides needs {shown}, "
+                                  f"which is not available")
+    ctx.rules.add("compare-squares")
+    ctx.steps += 1
+    return Fact(a, line.rel, b).normal()
+
+
+def _antisymmetry(ctx: _Context, line: Antisymmetry) -> tuple[Any, str]:
+    """Rule ``antisymmetry``: lhs <= rhs and lhs >= rhs give lhs = rhs."""
+    sp = _sympy()
+    a, b = sp.S(line.lhs), sp.S(line.rhs)
+    ctx.check_scalar(a)
+    ctx.check_scalar(b)
+    for expr, shown in ((b - a, f"{a} <= {b}"), (a - b, f"{a} >= {b}")):
+        if not ctx.available(expr, ">=0"):
+            raise DerivationError(f"line {line.name}: {a} = {b} needs {shown}, which is not "
+                                  f"available")
+    ctx.rules.add("antisymmetry")
+    ctx.steps += 1
+    return Fact(a, "=", b).normal()
+
+
 def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, ...]) -> None:
     for line in derivation.lines:
         if line.name in ctx.facts:
@@ -410,6 +292,12 @@ def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, 
             ctx.facts[line.name] = _chain_fact(ctx, line)
         elif isinstance(line, LemmaUse):
             ctx.facts[line.name] = _use_lemma(ctx, line)
+        elif isinstance(line, CaseSplit):
+            ctx.facts[line.name] = _case_split(ctx, line)
+        elif isinstance(line, SquareCompare):
+            ctx.facts[line.name] = _square_compare(ctx, line)
+        elif isinstance(line, Antisymmetry):
+            ctx.facts[line.name] = _antisymmetry(ctx, line)
         else:
             raise DerivationError(f"unknown line {line!r}")
     for goal in goals:

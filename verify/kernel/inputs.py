@@ -162,6 +162,10 @@ the kernel accepts only plain real symbols (a natural number is declared in the 
         raise DerivationError(f"{_name(theorem.name)}: {exc}") from None
 
 
+#: How deeply case splits may nest (each level doubles the work; 2**8 cases at most).
+_MAX_CASE_DEPTH = 8
+
+
 def _name(value: Any) -> str:
     if type(value) is not str:
         raise _error(f"{value!r} is not a name (a str)")
@@ -240,9 +244,12 @@ class _Copier:
             raise _error("unknown proof kind")
         return self.derivation(p)
 
-    def derivation(self, d: Any) -> Any:
-        from verify.kernel.terms import Chain, Derivation, LemmaUse
+    def derivation(self, d: Any, depth: int = 0) -> Any:
+        from verify.kernel.terms import (Antisymmetry, CaseSplit, Chain, Derivation, LemmaUse,
+                                         SquareCompare)
 
+        if depth > _MAX_CASE_DEPTH:
+            raise _error(f"case splits nested deeper than {_MAX_CASE_DEPTH}")
         lines = []
         for line in _sequence(_exact(d, Derivation).lines):
             if type(line) is Chain:
@@ -251,6 +258,19 @@ class _Copier:
                                    _name(line.note)))
             elif type(line) is LemmaUse:
                 lines.append(self.lemma_use(line))
+            elif type(line) is CaseSplit:
+                lines.append(CaseSplit(_name(line.name), self.scalar(line.expr),
+                                       self.fact(line.conclusion),
+                                       self.derivation(line.nonneg, depth + 1),
+                                       self.derivation(line.negative, depth + 1),
+                                       _name(line.note)))
+            elif type(line) is SquareCompare:
+                lines.append(SquareCompare(_name(line.name), self.scalar(line.larger),
+                                           _name(line.rel), self.scalar(line.smaller),
+                                           _name(line.note)))
+            elif type(line) is Antisymmetry:
+                lines.append(Antisymmetry(_name(line.name), self.scalar(line.lhs),
+                                          self.scalar(line.rhs), _name(line.note)))
             else:
                 raise _error(f"unknown line {line!r}")
         return Derivation(tuple(lines))

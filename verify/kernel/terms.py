@@ -45,6 +45,10 @@ KERNEL_RULES = {
     "naturals-nonneg": "a natural-number index is >= 0",
     "lemma": "a checked theorem, instantiated by a substitution whose hypotheses are all available",
     "induction": "P(0) and P(t) => P(t+1) for every natural t give P(T) for every natural T",
+    "cases": "a fact proved once with e >= 0 and once with e < 0 (both cases stated by the "
+             "kernel, so they cover every real e) holds",
+    "compare-squares": "a >= 0, b >= 0 and a**2 >= b**2 (> b**2) give a >= b (a > b)",
+    "antisymmetry": "a <= b and a >= b give a = b",
 }
 
 _RELATIONS = ("<=", "<", "=", ">=", ">")
@@ -240,10 +244,47 @@ class LemmaUse:
 
 
 @dataclass(frozen=True)
+class CaseSplit:
+    """``conclusion`` by cases on the sign of the polynomial ``expr``: ``nonneg`` derives it
+    with the fact ``expr >= 0``, ``negative`` with ``expr < 0``, each case fact available in its
+    derivation under the line's ``name`` (the kernel states both cases itself, so they cover
+    every value).  After the line, ``name`` is the conclusion."""
+
+    name: str
+    expr: Any
+    conclusion: Fact
+    nonneg: "Derivation"
+    negative: "Derivation"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class SquareCompare:
+    """``larger rel smaller`` (rel ``>=`` or ``>``) from the available facts larger >= 0,
+    smaller >= 0 and larger**2 - smaller**2 >= 0 (> 0 for ``>``): squaring both sides."""
+
+    name: str
+    larger: Any
+    rel: str
+    smaller: Any
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Antisymmetry:
+    """``lhs = rhs`` from the available facts lhs <= rhs and lhs >= rhs."""
+
+    name: str
+    lhs: Any
+    rhs: Any
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Derivation:
     """A sequence of lines; each line's fact is available to the later lines under its name."""
 
-    lines: tuple[Chain | LemmaUse, ...]
+    lines: tuple[Chain | LemmaUse | CaseSplit | SquareCompare | Antisymmetry, ...]
 
 
 @dataclass(frozen=True)

@@ -60,11 +60,13 @@ def reduce_rewrites(expr: Any, rewrites: dict) -> Any:
         out = []
         for term in sp.Add.make_args(e):
             new = term
+            powers = term.as_powers_dict()  # a monomial after expand: {base: exponent}
             for target, (k, rhs) in rewrites.items():
-                coeff, exponent = new.as_coeff_exponent(target)
-                if exponent.is_Integer and exponent >= k and not coeff.has(target):
-                    new = coeff * target ** (exponent - k) * rhs
+                exponent = sp.S(powers.get(target, 0))
+                if exponent.is_Integer and exponent >= k:
+                    new = new / target ** k * rhs
                     changed = True
+                    break
             out.append(new)
         e = sp.expand(sp.Add(*out))
         if not changed:
