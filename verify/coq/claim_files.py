@@ -457,13 +457,16 @@ def _claim_makefile(files: dict[str, str]) -> str:
 
 
 def check_claim_files(directory: str, written: dict[str, ClaimProof]) -> list[str]:
-    """Run ``make -k -C DIR``; return one line per claim Coq refused (empty when all are
-    checked and rest only on the axioms of Coq's reals)."""
+    """Run ``make -k -jN -Otarget -C DIR`` (one coqc per core, each file's output kept whole so
+    that its ``Print Assumptions`` is read intact); return one line per claim Coq refused
+    (empty when all are checked and rest only on the axioms of Coq's reals)."""
     import shutil
 
     if shutil.which("coqc") is None:
         return ["coqc is not installed: `make coq` installs Debian's coq (apt-get install coq)"]
-    done = subprocess.run(["make", "-k", "-C", directory], capture_output=True, text=True,
+    jobs = f"-j{max(1, len(os.sched_getaffinity(0)))}"  # the claim files are independent
+    done = subprocess.run(["make", "-k", jobs, "-Otarget", "-C", directory], capture_output=True,
+                          text=True,
                           timeout=3600)
     failures = []
     for file, proof in written.items():
