@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import sitebuild.hand_calculations as hand
+from tests.test_audit_evidence import seed_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "audit.md"
@@ -126,3 +127,17 @@ def test_the_page_shows_the_computed_numbers():
     assert page.count('!!! example "By hand: two points, computed at build time"') == len(hand.CALCULATIONS)
     assert "| updates, mistake iff y w.x <= 0 | `2` |" in page
     assert "| w_f.w_2 | `2` |" in page
+
+
+
+CJK_QUOTE = re.compile(r"\"([^\"]*[\u4e00-\u9fff][^\"]*)\"")
+
+
+def test_chinese_quoted_in_a_calculation_is_verbatim_in_a_seed():
+    texts = [path.read_text(encoding="utf-8") for path in sorted(seed_folder().glob("*_*.txt"))]
+    quoted = [(num, q) for num in sorted(hand.CALCULATIONS, key=_order)
+              for role, text, _ in hand.compute(num).statements
+              for q in CJK_QUOTE.findall(role + " " + text)]
+    assert len(quoted) >= 3
+    for num, quotation in quoted:
+        assert any(quotation in text for text in texts), (num, quotation)

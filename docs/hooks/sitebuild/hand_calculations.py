@@ -289,7 +289,7 @@ def _angle_facts(p: Points, wf: Vector):
     return walk, result, cos2, inner
 
 
-@_hand("0.4", "2.7", kind="wrong")
+@_hand("0.4", kind="wrong")
 def _angle_not_monotone(p: Points):
     wf = _vec(2, 3)
     walk, result, cos2, inner = _angle_facts(p, wf)
@@ -371,8 +371,8 @@ def _pocket_guarantee(p: Points):
              ("Gordan certificate (1, 1) accepted by the kernel: no vector makes 0 mistakes",
               inseparable))
     return facts, (
-        (WRITTEN, "guaranteed to find a fairly good solution (with the note's rule of line 99)",
-         counts[-1] < len(p)),
+        (WRITTEN, "guaranteed to find a fairly good solution: with the note's own rule of line 99, "
+         "at least better than getting every point wrong", counts[-1] < len(p)),
         (CORRECTED, "the pocket is the best vector the walk has visited; here that is optimal "
          "(1 mistake, and the certificate excludes 0)", min(counts) == 1 and inseparable))
 
@@ -385,7 +385,8 @@ def _sign0(p: Points):
         (f"zero = {zero}: updates, final w", (r.updates, r.w)) for zero, r in runs.items())
     outcomes = {(r.updates, r.w) for r in runs.values()}
     return facts, (
-        (WRITTEN, "a sign defined for $> 0$ and $< 0$ only determines the run", len(outcomes) == 1),
+        (WRITTEN, "a sign defined only for $> 0$ and $< 0$ (line 15) determines the run",
+         len(outcomes) == 1),
         (CORRECTED, "with a zero score a mistake the run is fixed",
          runs["mistake"].halted and _mistakes(p, runs["mistake"].w) == 0))
 
@@ -480,8 +481,9 @@ def _margin_ge_0(p: Points):
              ("T of PLA", result.updates),
              ("bound R^2 |W_f|^2 / rho^2 for W_f = (0, 1)", _r2(p) * _norm2(wf) / _margin(p, wf) ** 2))
     return facts, (
-        (WRITTEN, "every $Y\\mathbf W_f^T\\mathbf X \\ge 0$ is what 2-12 needs: but $\\mathbf W_f = 0$ "
-         "satisfies it, and 2-12 then divides by 0", _margin(p, zero) > 0),
+        (WRITTEN, "\"必定大于等于0\" is all 2-12 needs: every $\\mathbf W_f$ with "
+         "$Y_n\\mathbf W_f^T\\mathbf X_n \\ge 0$ has a positive minimum to divide by ($\\mathbf W_f = 0$ "
+         "is one such)", _margin(p, zero) > 0),
         (CORRECTED, "$\\rho = \\min_n Y_n\\mathbf W_f^T\\mathbf X_n > 0$, and then $T \\le "
          "R^2\\lVert\\mathbf W_f\\rVert^2/\\rho^2$", _margin(p, wf) > 0 and result.updates <= facts[4][1]))
 
@@ -663,6 +665,20 @@ def _random_order(p: Points):
 
 
 # ----------------------------------------------------------------------------- note 002
+@_hand("2.7", kind="wrong")
+def _closer_at_every_update(p: Points):
+    wf = _vec(2, 3)
+    walk, _, cos2, inner = _angle_facts(p, wf)
+    facts = (("w_f = (2, 3): min_n y_n w_f.x_n", _margin(p, wf)),
+             ("PLA walk w_1, ..., w_T", tuple(walk[1:])),
+             ("w_f.w_t, t = 1..T", inner), ("cos^2(w_f, w_t) (signed), t = 1..T", cos2))
+    return facts, (
+        (WRITTEN, "at every update ${\\bf w}_t$ gets closer to ${\\bf w}_f$ (the angle gets smaller)",
+         all(b > a for a, b in zip(cos2, cos2[1:]))),
+        (CORRECTED, "at every update ${\\bf w}_f^T{\\bf w}_t$ grows", _margin(p, wf) > 0
+         and all(b > a for a, b in zip(inner, inner[1:]))))
+
+
 @_hand("2.1", kind="readings")
 def _radius_x0(p: Points):
     wf = _vec(0, 1)
@@ -783,8 +799,9 @@ def _w0_typo(p: Points):
 def _quickly(p: Points):
     _, far = _run(p, max_updates=200)
     _, near = _run(TIGHT)
-    facts = (("updates on x = 1 / -1 (tight.dat)", near.updates),
-             ("updates on these points (as far apart, farther from the origin)", far.updates))
+    facts = (("tight.dat (x = 1, -1): R^2, updates", (_r2(TIGHT), near.updates)),
+             ("these points: gap between them, R^2, updates",
+              (abs(p[0][0][-1] - p[1][0][-1]), _r2(p), far.updates)))
     return facts, (
         ("Read as \"every data set is quick\"", "these two points need as few updates as tight.dat",
          far.updates <= near.updates),
@@ -1108,8 +1125,8 @@ def _threshold_into_x(p: Points):
     facts = (("w_1 x - threshold (w_1 = 2, threshold = 3)", h),
              ("w' = (-threshold, w_1) on x' = (1, x)", folded))
     return facts, (
-        ("Read literally: the threshold goes into $x$", "then $x_0$ would be the threshold "
-         "$= 3$, not $+1$", theta == 1),
+        ("Read literally: the threshold goes into $x$", "$x_0$ holds the threshold, and "
+         "$x_0 = +1$", theta == 1),
         ("Read as extending $x$ by $x_0 = +1$", "the threshold becomes $w_0$ and the scores agree",
          h == folded))
 
