@@ -466,7 +466,8 @@ def _index_t_minus_2(p: Points):
              ("W_f^T W_{T-2} + Y W_f^T X (printed index)", printed),
              ("W_f^T W_{T-1} + Y W_f^T X", right))
     return facts, (
-        (LITERAL, "$\\mathbf W_f^T\\mathbf W_T = \\mathbf W_f^T\\mathbf W_{T-2} + Y\\mathbf W_f^T\\mathbf X$",
+        ("Read with the printed index $T-2$", "$\\mathbf W_f^T\\mathbf W_T = \\mathbf W_f^T\\mathbf W_{T-2} + "
+         "Y\\mathbf W_f^T\\mathbf X$",
          printed == _dot(wf, walk[T])),
         (INTENDED, "$\\mathbf W_f^T\\mathbf W_T = \\mathbf W_f^T\\mathbf W_{T-1} + Y\\mathbf W_f^T\\mathbf X$",
          right == _dot(wf, walk[T])))
@@ -492,15 +493,15 @@ def _margin_ge_0(p: Points):
 def _norm_unsquared(p: Points):
     walk, _ = _run(p)
     (x2, y2), w1, w2 = p[1], walk[1], walk[2]
-    rhs = _norm2(w1) + _norm2(x2)
+    rhs = _norm2(w1) + _norm2(x2) + 2 * y2 * _dot(w1, x2)
     facts = (("w_1, w_2", (w1, w2)), ("|W_2|^2", _norm2(w2)),
-             ("|W_1|^2 + |Y X|^2", rhs), ("2 Y W_1.X", 2 * y2 * _dot(w1, x2)))
+             ("|W_1|^2 + |Y X|^2 + 2 Y W_1.X", rhs))
     n2 = _norm2(w2)
     return facts, (
-        (WRITTEN, "$\\lVert\\mathbf W_2\\rVert = \\lVert\\mathbf W_1\\rVert^2 + \\lVert Y\\mathbf X\\rVert^2$ "
-         "(the norm itself, not squared)", n2 == rhs ** 2 and rhs >= 0),
+        (WRITTEN, "$\\lVert\\mathbf W_2\\rVert = \\lVert\\mathbf W_1\\rVert^2 + \\lVert Y\\mathbf X\\rVert^2 + "
+         "2Y\\mathbf W_1^T\\mathbf X$ (the norm itself on the left)", n2 == rhs ** 2 and rhs >= 0),
         (CORRECTED, "$\\lVert\\mathbf W_2\\rVert^2 = \\lVert\\mathbf W_1\\rVert^2 + \\lVert Y\\mathbf X\\rVert^2 + "
-         "2Y\\mathbf W_1^T\\mathbf X$", n2 == rhs + 2 * y2 * _dot(w1, x2)))
+         "2Y\\mathbf W_1^T\\mathbf X$", n2 == rhs))
 
 
 @_hand("1.10", kind="readings", notation_only=True)
@@ -1029,11 +1030,14 @@ def _r_not_distance(p: Points):
     walk, _ = _run(p)
     growth = tuple(_norm2(b) - _norm2(a) for a, b in zip(walk, walk[1:]))
     dist2 = max(_dot(wf, x) ** 2 / _norm2(wf[1:]) for x, _ in p)   # line w_f.x = 0 in the plane
+    steps = tuple(_norm2(_add(b, a, -1)) for a, b in zip(walk, walk[1:]))
     facts = (("increase of |w|^2 at each update", growth),
+             ("squared length of each update step y x", steps),
              ("squared distance of the farthest point to the line w_f.x = 0", dist2), ("R^2", _r2(p)))
     return facts, (
-        (WRITTEN, "each update adds at most the squared distance to the separating line",
-         all(g <= dist2 for g in growth)),
+        (WRITTEN, "each update (its squared length, and the increase of $\\lVert w\\rVert^2$) is at most "
+         "the squared distance of the farthest point to the separating line",
+         all(g <= dist2 for g in growth) and all(v <= dist2 for v in steps)),
         (CORRECTED, "each update adds at most $R^2 = \\max_n\\lVert x_n\\rVert^2$",
          all(g <= _r2(p) for g in growth)))
 
