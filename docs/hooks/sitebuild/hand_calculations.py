@@ -283,20 +283,21 @@ def _sign_defined_away_from_zero(p: Points):
 
 
 def _angle_facts(p: Points, wf: Vector):
+    """PLA's walk, its result, cos^2 and w_f.w_t along the walk, and those as facts."""
     walk, result = _run(p)
     cos2 = tuple(_signed_cos2(wf, w) for w in walk[1:])
     inner = tuple(_dot(wf, w) for w in walk[1:])
-    return walk, result, cos2, inner
+    facts = ((f"w_f = {_show(wf)}: min_n y_n w_f.x_n", _margin(p, wf)),
+             ("PLA walk w_1, ..., w_T", tuple(walk[1:])),
+             ("w_f.w_t, t = 1..T", inner), ("cos^2(w_f, w_t) (signed), t = 1..T", cos2))
+    return walk, result, cos2, inner, facts
 
 
 @_hand("0.4", kind="wrong")
 def _angle_not_monotone(p: Points):
     wf = _vec(2, 3)
-    walk, result, cos2, inner = _angle_facts(p, wf)
-    facts = (("w_f = (2, 3): min_n y_n w_f.x_n", _margin(p, wf)),
-             ("PLA walk w_1, ..., w_T", tuple(walk[1:])),
-             ("w_f.w_t, t = 1..T", inner), ("cos^2(w_f, w_t) (signed), t = 1..T", cos2),
-             ("final w parallel to w_f", _signed_cos2(wf, result.w) == 1))
+    walk, result, cos2, inner, facts = _angle_facts(p, wf)
+    facts += (("final w parallel to w_f", _signed_cos2(wf, result.w) == 1),)
     return facts, (
         (WRITTEN, "the angle between $\\mathbf w_t$ and $\\mathbf w_f$ decreases at every update "
          "and $\\mathbf w_t$ ends along $\\mathbf w_f$",
@@ -534,7 +535,7 @@ def _divide_by_vector(p: Points):
 @_hand("1.12", kind="readings", notation_only=True)
 def _rate_of_cosine(p: Points):
     wf = _vec(2, 3)
-    walk, _, cos2, _ = _angle_facts(p, wf)
+    walk, _, cos2, _, _ = _angle_facts(p, wf)
     rho, r2 = _margin(p, wf), _r2(p)
     low2 = tuple(t * rho ** 2 / (_norm2(wf) * r2) for t in range(1, len(walk)))
     facts = (("w_f = (2, 3): rho, R^2", (rho, r2)), ("cos^2(w_f, w_t) (signed), t = 1..T", cos2),
@@ -669,10 +670,7 @@ def _random_order(p: Points):
 @_hand("2.7", kind="wrong")
 def _closer_at_every_update(p: Points):
     wf = _vec(2, 3)
-    walk, _, cos2, inner = _angle_facts(p, wf)
-    facts = (("w_f = (2, 3): min_n y_n w_f.x_n", _margin(p, wf)),
-             ("PLA walk w_1, ..., w_T", tuple(walk[1:])),
-             ("w_f.w_t, t = 1..T", inner), ("cos^2(w_f, w_t) (signed), t = 1..T", cos2))
+    walk, _, cos2, inner, facts = _angle_facts(p, wf)
     return facts, (
         (WRITTEN, "at every update ${\\bf w}_t$ gets closer to ${\\bf w}_f$ (the angle gets smaller)",
          all(b > a for a, b in zip(cos2, cos2[1:]))),
@@ -1015,7 +1013,7 @@ def _rounds(p: Points):
 @_hand("4.4", kind="wrong")
 def _inner_as_closeness(p: Points):
     wf = _vec(2, 3)
-    walk, _, cos2, inner = _angle_facts(p, wf)
+    walk, _, cos2, inner, _ = _angle_facts(p, wf)
     facts = (("w_f = (2, 3): w_f.w_1, w_f.w_2", inner[:2]), ("cos^2(w_f, w_1), cos^2(w_f, w_2)", cos2[:2]))
     return facts, (
         (WRITTEN, "the larger inner product of $w_2$ means it is closer to $w_f$",
