@@ -65,6 +65,10 @@ def test_each_calculation_shows_what_its_finding_says_and_renders_it(num):
     assert verdicts == [{True: "true", False: "false", None: "not a statement"}[v]
                         for _, _, v in calc.statements]
     assert ("*Notation only:*" in text) == calc.notation_only
+    for role, statement, _ in calc.statements:      # inline maths the site's renderer reads
+        for part in (role, statement):
+            assert part.count("$") % 2 == 0, (num, part)
+            assert all(m == m.strip() and m for m in re.findall(r"\$([^$]*)\$", part)), (num, part)
 
 
 def test_kinds_agree_with_grades_and_banners_with_severities():

@@ -903,8 +903,8 @@ def _distance_sign(p: Points):
     facts = (("W = (-1, 0), |W| = 1: misclassified points", len(wrong)),
              ("line 46: sum W.X_i", first), ("line 47: sum -y_i W.X_i", second))
     return facts, (
-        (LITERAL, "line 46 $= $ line 47", first == second),
-        (INTENDED, "$\\sum\\lvert W^TX_i\\rvert/\\lVert W\\rVert = $ line 47",
+        (LITERAL, "line 46 equals line 47", first == second),
+        (INTENDED, "$\\sum\\lvert W^TX_i\\rvert/\\lVert W\\rVert$ equals line 47",
          sum((abs(_dot(w, x)) for x, _ in wrong), Fraction(0)) == second))
 
 
