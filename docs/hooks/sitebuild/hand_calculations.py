@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any, Callable, Sequence
 
 import pla
@@ -235,7 +234,7 @@ LITERAL, INTENDED = "Read literally", "Read as intended"
 @_hand("0.1", kind="wrong")
 def _strict_rule(p: Points):
     walk_lt, strict = _run(p, zero="correct")
-    walk_le, usual = _run(p)
+    _, usual = _run(p)
     facts = (("scores at w_0 = 0", _scores(p, walk_lt[0])),
              ("updates, mistake iff y w.x < 0", strict.updates),
              ("updates, mistake iff y w.x <= 0", usual.updates),
@@ -364,7 +363,7 @@ def _pocket_guarantee(p: Points):
     try:
         kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 1])
         inseparable = True
-    except Exception:
+    except kernel.KernelError:
         inseparable = False
     facts = (("mistakes of w_0, w_1, w_2", counts),
              ("mistakes of the vector line 99 returns (the last w)", counts[-1]),
@@ -843,7 +842,7 @@ def _cone(p: Points):
     try:
         kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 1])
         inseparable = True
-    except Exception:
+    except kernel.KernelError:
         inseparable = False
     run = pla.run(ds, max_updates=6)
     facts = (("W = (0, 1): scores", _scores(p, w)), ("its mistakes with sign(0) = +1", _mistakes(p, w, "positive")),
