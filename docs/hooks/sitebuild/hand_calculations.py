@@ -149,6 +149,17 @@ def _run(p: Points, *, w0: Sequence[Any] | None = None, zero: str = "mistake", e
     return [result.steps[0].w_before] + [s.w_after for s in result.steps], result
 
 
+def _gordan_accepts(p: Points, lam: Sequence[int]) -> bool:
+    """Whether the kernel accepts ``lam`` as a proof that no w has y_n w.x_n > 0 for both."""
+    from verify import kernel
+    ds = pla.Dataset.from_fractions([x for x, _ in p], [y for _, y in p], bias=False)
+    try:
+        kernel.check_gordan(ds.rows, ds.scale, ds.labels, list(lam))
+    except kernel.KernelError:
+        return False
+    return True
+
+
 def _example_used(p: Points, before: Vector, after: Vector) -> tuple[int, Vector, int]:
     """(n, x_n, y_n) of the example whose update turned ``before`` into ``after``."""
     return next((n, x, y) for n, (x, y) in enumerate(p, start=1) if _add(before, x, y) == after)
@@ -358,13 +369,7 @@ def _pocket_no_op(p: Points):
 @_hand("0.8", kind="wrong", points=CLASH)
 def _pocket_guarantee(p: Points):
     walk, counts = _pocket_facts(p, 2)
-    from verify import kernel
-    ds = pla.Dataset.from_fractions([x for x, _ in p], [y for _, y in p], bias=False)
-    try:
-        kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 1])
-        inseparable = True
-    except kernel.KernelError:
-        inseparable = False
+    inseparable = _gordan_accepts(p, (1, 1))
     facts = (("mistakes of w_0, w_1, w_2", counts),
              ("mistakes of the vector line 99 returns (the last w)", counts[-1]),
              ("mistakes of the pocket (best visited)", min(counts)), ("points", len(p)),
@@ -836,15 +841,9 @@ def _no_bias(p: Points):
 
 @_hand("3.2", kind="wrong", points=OPPOSITE)
 def _cone(p: Points):
-    from verify import kernel
     w = _vec(0, 1)
-    ds = pla.Dataset.from_fractions([x for x, _ in p], [y for _, y in p], bias=False)
-    try:
-        kernel.check_gordan(ds.rows, ds.scale, ds.labels, [1, 1])
-        inseparable = True
-    except kernel.KernelError:
-        inseparable = False
-    run = pla.run(ds, max_updates=6)
+    inseparable = _gordan_accepts(p, (1, 1))
+    _, run = _run(p, max_updates=6)
     facts = (("W = (0, 1): scores", _scores(p, w)), ("its mistakes with sign(0) = +1", _mistakes(p, w, "positive")),
              ("Gordan certificate (1, 1) accepted by the kernel: no W has y W.X > 0 for both", inseparable),
              ("PLA (y W.X <= 0), 6 updates: halted", run.halted))
