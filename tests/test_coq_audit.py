@@ -191,44 +191,78 @@ def test_only_float_proposed_values_may_differ_and_only_in_form(files):
 
 def test_packed_rows_compute_to_the_data():
     # the packer is checked against Coq, not only against itself: Coq computes the packed
-    # term and finds it equal to the plain rows
+    # term and finds it equal to the plain rows (1, 2, 4 and 9 bytes an entry; rows longer
+    # than one 64-byte word)
     import random
 
     from verify.coq.certificate_files import packed_rows_literal, packing, rows_literal
 
     _need_coqc()
     rng = random.Random(3)
-    for bits in (3, 9, 30):
-        rows = [[rng.randint(-(2 ** bits), 2 ** bits) for _ in range(11)] for _ in range(4)]
+    for bits in (3, 9, 30, 70):
+        rows = [[rng.randint(-(2 ** bits), 2 ** bits) for _ in range(70)] for _ in range(3)]
+        rows[0][0] = -(2 ** bits)  # the most negative entry: the offset's edge
         labels = [rng.choice((-1, 1)) for _ in rows]
-        width, per, offset = packing(rows)
-        text = ("From Coq Require Import ZArith List PrimInt63.\n"
+        k, offset = packing(rows)
+        text = ("From Coq Require Import ZArith List.\n"
                 "From PLA Require Import Certificates Packed.\nImport ListNotations.\n"
-                f"Theorem same : {packed_rows_literal(rows, labels, width, per, offset)} = "
-                f"{rows_literal(rows, labels)}%Z.\nProof. vm_compute. reflexivity. Qed.\n")
+                f"Theorem same : {packed_rows_literal(rows, labels, k, offset)} = "
+                f"{rows_literal(rows, labels)}%Z.\nProof. vm_compute. reflexivity. Qed.\n"
+                "Print Assumptions same.\n")
         verdict = coq_check(text)
-        assert verdict.accepted, verdict.message
+        assert verdict.accepted and verdict.closed, verdict.message
         wrong = rows_literal([rows[0][:-1] + [rows[0][-1] + 1]] + rows[1:], labels)
         assert not coq_check(text.replace(rows_literal(rows, labels), wrong)).accepted
 
 
-def test_a_large_certificate_is_packed_and_audited(tmp_path):
-    _need_coqc()
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory) -> tuple[Path, Path, str]:
+    tmp_path = tmp_path_factory.mktemp("packed")
     data = tmp_path / "wide.dat"
     assert pla_cli("make-data", "--n", "40", "--d", "600", "--margin", "1/20", "--seed", "2",
                    str(data)).code == 0
     cert = tmp_path / "wide.v"
     assert pla_cli("certify", str(data), "--coq", str(cert)).code == 0
-    text = cert.read_text()
-    assert "From PLA Require Import Packed." in text
-    done = pla_cli("audit", str(cert), "--data", str(data), timeout=900)
+    return data, cert, cert.read_text()
+
+
+def test_a_large_certificate_is_packed_closed_and_audited(packed):
+    # packed into bytes (inductive constructors), not primitive integers: Print Assumptions
+    # closed, and the audit accepts nothing less
+    _need_coqc()
+    data, cert, text = packed
+    assert "From PLA Require Import Packed." in text and "uint63" not in text
+    done = pla_cli("audit", str(cert), "--data", str(data), "--json", timeout=900)
     assert done.code == 0, done.out + done.err
-    assert "primitive 63-bit integers" in done.out
-    words = re.search(r"\n  \[(\d+)", text)
+    import json
+
+    report = json.loads(done.out)
+    assert report["ok"] and report["coq"]["closed"] and report["coq"]["axioms"] == []
+
+
+@pytest.mark.parametrize("how", ["byte", "offset", "bytes_per_entry", "word"])
+def test_a_tampered_packed_file_is_refused(packed, tmp_path, how):
+    _need_coqc()
+    data, _, text = packed
+    start = text.index("  [W x") + len("  [W ")
+    if how == "byte":  # one entry one larger
+        byte = int(text[start + 1:start + 3], 16)
+        edited = text[:start] + f"x{(byte + 1) % 256:02x}" + text[start + 3:]
+    elif how == "offset":  # every entry shifted by one
+        edited = re.sub(r"packed_rows (\d+) (\d+) ",
+                        lambda m: f"packed_rows {m.group(1)} {int(m.group(2)) - 1} ", text)
+    elif how == "bytes_per_entry":
+        edited = re.sub(r"packed_rows (\d+) ",
+                        lambda m: f"packed_rows {int(m.group(1)) + 1} ", text)
+    else:  # a row's first word dropped
+        end = text.index("; W ", start) + 2
+        edited = text[:start - 2] + text[end:]
+    assert edited != text
     bad = tmp_path / "wide_bad.v"
-    bad.write_text(text[:words.start(1)] + str(int(words.group(1)) + 1) + text[words.end(1):])
+    bad.write_text(edited)
     done = pla_cli("audit", str(bad), "--data", str(data))
     assert done.code == 1 and "FAILED" in done.out
+    assert f"line {first_difference(text, edited).line}:" in done.out
 
 
 def test_the_pockets_training_mistakes_are_proved_exactly(tmp_path):
