@@ -284,3 +284,32 @@ def test_the_pockets_training_mistakes_are_proved_exactly(tmp_path):
     assert not coq_check(wrong).accepted
     assert pla_cli("pocket", str(data), "--updates", "5", "--zero", "positive", "--coq",
                    str(out)).code == 2
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_certify_prints_the_n_the_coq_file_states(tmp_path, monkeypatch, capsys, near):
+    # max-margin skipped (as on large data): the text, --json and the .v file give one N,
+    # the near-max-margin one when the kernel proves it tight, else the LP one
+    import json
+
+    from verify.cli import main
+    from verify.search import certificates
+
+    data = tmp_path / "sep.dat"
+    assert pla_cli("make-data", "--n", "40", "--d", "3", "--margin", "1/30", "--seed", "4",
+                   str(data)).code == 0
+    monkeypatch.setattr(certificates, "MAX_EXACT_ENTRIES", 10)
+    if not near:
+        monkeypatch.setattr(certificates, "near_max_margin", lambda dataset: None)
+    out = tmp_path / "cert.v"
+    assert main(["certify", str(data), "--coq", str(out)]) == 0
+    text = capsys.readouterr().out
+    printed = int(re.search(r"T ≤ (\d+) updates", text).group(1))
+    assert main(["certify", str(data), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    stated = int(re.search(r"Definition N : Z := (\d+)\.", out.read_text()).group(1))
+    assert printed == report["bound_updates"] == stated
+    kind = "near-max-margin" if near else "lp"
+    assert report["certificate"]["kind"] == kind and f"{kind} separator" in out.read_text()
+    assert ("no separator gives a smaller bound" in text) == near
+

@@ -173,11 +173,8 @@ def coq_certificate(dataset: Any, certificate: Any) -> Any:
     from verify.search.certificates import near_max_margin, shortened
 
     near = near_max_margin(dataset)
-    if near is None or near.tightest_updates is None:
-        return certificate
-    # the same N; or pla certify fell back to an LP separator on large data (N can only shrink)
-    if near.tightest_updates == certificate.bound_updates or \
-            certificate.note.startswith("max-margin skipped"):
+    # only with the same N: the file states the number pla certify prints
+    if near is not None and near.tightest_updates == certificate.bound_updates:
         return shortened(dataset, near)
     return certificate
 
