@@ -98,7 +98,8 @@ def main() -> None:
         work = Path(tmp)
         subprocess.run(PLA + ["proof", "--coq", "coq", "novikoff"], cwd=work, check=True,
                        capture_output=True)
-        report["library"] = timed(["make", "-s", "-C", "coq", "Vectors.vo", "Perceptron.vo",
+        report["library"] = timed(["make", "-s", f"-j{os.cpu_count() or 1}", "-C", "coq",
+                                   "Vectors.vo", "Perceptron.vo",
                                    "Certificates.vo", "Runs.vo", "Packed.vo"], args.limit, work)
         for n, d, kind in shapes:
             if kind == "coq":

@@ -140,7 +140,9 @@ def _build_library(directory: str, extra: Mapping[str, str] | None = None,
     from verify.coq.library import write_library
 
     write_library(directory, dict(extra or {}))
-    return subprocess.run(["make", "-s", "-C", directory], capture_output=True, text=True,
+    # independent library files compile in parallel (the Makefile lists the dependencies)
+    jobs = f"-j{max(1, min(4, os.cpu_count() or 1))}"
+    return subprocess.run(["make", "-s", jobs, "-C", directory], capture_output=True, text=True,
                           timeout=timeout)
 
 
