@@ -313,3 +313,55 @@ def test_certify_prints_the_n_the_coq_file_states(tmp_path, monkeypatch, capsys,
     assert report["certificate"]["kind"] == kind and f"{kind} separator" in out.read_text()
     assert ("no separator gives a smaller bound" in text) == near
 
+
+POCKET_OPTIONS = ("--updates", "15", "--seed", "3", "--eta", "1/2")
+
+
+@pytest.fixture(scope="module")
+def pocket(tmp_path_factory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("pocket")
+    data = tmp / "noisy.dat"
+    assert pla_cli("make-data", "--n", "30", "--d", "3", "--margin", "1/20", "--flip", "0.2",
+                   "--seed", "5", str(data)).code == 0
+    out = tmp / "pocket.v"
+    done = pla_cli("pocket", str(data), *POCKET_OPTIONS, "--coq", str(out))
+    assert done.code == 0, done.err
+    return {"data": data, "file": out, "tmp": tmp}
+
+
+def test_a_genuine_pocket_file_passes_the_audit(pocket):
+    _need_coqc()
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]), *POCKET_OPTIONS,
+                   timeout=600)
+    assert done.code == 0, done.out + done.err
+    assert "every line is the pocket file pla writes" in done.out and "closed" in done.out
+
+
+@pytest.mark.parametrize("how", TAMPERINGS + ["K", "w"])
+def test_a_tampered_pocket_file_is_refused(pocket, how):
+    text = pocket["file"].read_text()
+    if how == "K":  # another mistake count
+        edited = re.sub(r"Definition K : nat := (\d+)\.",
+                        lambda m: f"Definition K : nat := {int(m.group(1)) + 1}.", text)
+    elif how == "w":  # another returned vector
+        edited = re.sub(r"(Definition w : vec := qvec \d+ \[)(-?\d+)",
+                        lambda m: m.group(1) + str(int(m.group(2)) + 1), text)
+    else:
+        edited = tamper(text, how)
+    assert edited != text
+    bad = pocket["tmp"] / f"pocket_{how}.v"
+    bad.write_text(edited)
+    done = pla_cli("audit", str(bad), "--data", str(pocket["data"]), *POCKET_OPTIONS)
+    assert done.code == 1, done.out + done.err
+    assert "FAILED: not the pocket file pla writes" in done.out
+    assert f"line {first_difference(text, edited).line}:" in done.out
+
+
+def test_a_pocket_file_audited_with_other_options_is_refused(pocket):
+    # another budget or seed makes another run: its file differs (the w line at least)
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]), "--updates",
+                   "3", "--seed", "3", "--eta", "1/2")
+    assert done.code == 1 and "FAILED" in done.out, done.out + done.err
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]))
+    assert done.code == 2 and "--updates" in done.err
+

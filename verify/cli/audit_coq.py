@@ -52,10 +52,23 @@ def _read(path: str, limit: int) -> str:
 
 
 def _expected_file(args: argparse.Namespace, dataset: Any, kind: str) -> str:
+    from pla.defaults import POCKET_DEFAULTS, RUN_DEFAULTS
+    from verify.cli.usage import UsageError
+
+    if kind == "pocket":
+        from verify.cli.pocket import options_from_args, pocket_coq_text
+
+        if args.updates is None:
+            raise UsageError("pla audit POCKET.v needs the --updates N the file was written "
+                             "with (and its --order, --seed, --eta, --w0, --compare, --last)")
+        args.order = args.order or POCKET_DEFAULTS["order"]
+        args.zero = "mistake"
+        return pocket_coq_text(dataset, options_from_args(args), args.seed)
     if kind == "run":
         from verify.cli.run import options_from_args
         from verify.cli.run_coq import expected_run_file
 
+        args.order = args.order or RUN_DEFAULTS["order"]
         args.w0, args.zero = "zero", "mistake"
         return expected_run_file(dataset, options_from_args(args), args.wf)
     from verify.coq.certificate_files import certificate_file, coq_certificate
@@ -93,9 +106,6 @@ def handle_coq_file(args: argparse.Namespace) -> int:
     text = _read(args.trace, MAX_COQ_FILE_BYTES)
     dataset = load_dataset(args)
     kind = file_kind(text)
-    if kind == "pocket":
-        raise UsageError(f"{shown_path(args.trace)}: pla audit does not re-derive the files of "
-                         "`pla pocket --coq` (yet); coqc checks them")
     expected = _expected_file(args, dataset, kind)
     difference = first_difference(expected, text)
     verdict = None
