@@ -5,7 +5,9 @@ shapes 50, 200, 400 x 1000 and 100 x 3200): make the data, time ``pla certify`` 
 ``pla certify --coq`` (the default certificate: a near-max-margin w_f with short entries and
 its dual multipliers whenever it proves the same N; and an LP separator), ``pla run --check
 --coq``, then ``coqc`` on each file; and the whole-run file of a run of at least 10^4 updates.
-The library is compiled once first.  CPU seconds of every child process are measured (``resource.RUSAGE_CHILDREN``),
+The library is compiled once first (``make -j``); last, the same 100 x 1000 entries read by
+Coq as integer literals, as bytes in words (``Packed.v``) and as primitive integers.  The
+1-minute load average is recorded at the start, per shape and at the end.  CPU seconds of every child process are measured (``resource.RUSAGE_CHILDREN``),
 so a busy machine changes them less than wall-clock times.  A check that runs longer than
 ``--limit`` seconds is stopped and recorded as such.  Writes ``benchmarks/results/coq.json``,
 which the page "Checked twice" of the docs shows as a table.
@@ -75,6 +77,43 @@ def long_run_data(work: Path, updates: int) -> str | None:
     return None
 
 
+def encoding_files(work: Path, n: int = 100, d: int = 1000, seed: int = 5) -> dict[str, str]:
+    """The same n x d entries in [-100, 100] as a Coq definition three ways: integer literals,
+    bytes in 64-byte words (``Packed.v``, what pla writes for large data) and Coq's primitive
+    63-bit integers (7 entries a word; Print Assumptions then lists the primitives)."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from verify.coq.certificate_files import packed_rows_literal, rows_literal
+
+    rng = random.Random(seed)
+    rows = [[rng.randint(-100, 100) for _ in range(d)] for _ in range(n)]
+    labels = [1] * n
+    head = "From Coq Require Import ZArith List PrimInt63.\nFrom PLA Require Import Certificates "
+    words = []
+    for row in rows:
+        line = []
+        for start in range(0, d, 7):
+            word = 0
+            for v in row[start:start + 7]:
+                word = (word << 8) | (v + 128)
+            line.append(str(word))
+        words.append("[" + "; ".join(line) + "]")
+    texts = {
+        "integer literals": head + "Packed.\nImport ListNotations.\nDefinition rows := "
+        + rows_literal(rows, labels) + "%Z.\n",
+        "bytes, 64 to a word (Packed.v)": head + "Packed.\nImport ListNotations.\n"
+        "Definition rows := " + packed_rows_literal(rows, labels, 1, 128) + ".\n",
+        "primitive 63-bit integers": head + "Packed.\nImport ListNotations.\n"
+        "Definition rows := [" + ";\n".join(words) + "]%uint63.\n",
+    }
+    names = {}
+    for k, (label, text) in enumerate(texts.items()):
+        names[label] = f"Encoding{k}.v"
+        (work / names[label]).write_text(text)
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the 400 x 4 shape")
@@ -93,12 +132,14 @@ def main() -> None:
                     "coqc": subprocess.run(["coqc", "--version"], capture_output=True,
                                            text=True).stdout.split("\n")[0]},
         "limit_s": args.limit, "shapes": [],
+        "load_average_1min": {"start": round(os.getloadavg()[0], 2)},
     }
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         subprocess.run(PLA + ["proof", "--coq", "coq", "novikoff"], cwd=work, check=True,
                        capture_output=True)
-        report["library"] = timed(["make", "-s", "-C", "coq", "Vectors.vo", "Perceptron.vo",
+        report["library"] = timed(["make", "-s", f"-j{os.cpu_count() or 1}", "-C", "coq",
+                                   "Vectors.vo", "Perceptron.vo",
                                    "Certificates.vo", "Runs.vo", "Packed.vo"], args.limit, work)
         for n, d, kind in shapes:
             if kind == "coq":
@@ -108,7 +149,8 @@ def main() -> None:
                 subprocess.run(PLA + ["make-data", "--n", str(n), "--d", str(d), "--margin",
                                       "1/50", "--seed", "3", data], cwd=work, check=True,
                                capture_output=True)
-            row: dict = {"n": n, "d": d, "data": kind, "files": {}}
+            row: dict = {"n": n, "d": d, "data": kind, "files": {},
+                         "load_average_1min": round(os.getloadavg()[0], 2)}
             row["certify"] = timed(PLA + ["certify", data], args.limit, work)
             jobs = {"certificate (default)": ["certify", data, "--coq", "mm.v"]}
             if d < 100:
@@ -129,6 +171,12 @@ def main() -> None:
                 long["updates"] = json.loads(updates.stdout)["updates"]
                 report["long_run"] = long
                 print(f"long run  {long}", flush=True)
+            report["encodings"] = {"entries": 100 * 1000}
+            for label, name in encoding_files(work).items():
+                report["encodings"][label] = timed(["coqc", "-q", "-R", "coq", "PLA", name],
+                                                   args.limit, work)
+                print(f"encoding  {label:<32} {report['encodings'][label]}", flush=True)
+        report["load_average_1min"]["end"] = round(os.getloadavg()[0], 2)
     Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
     print(f"results written to {args.output}")
 

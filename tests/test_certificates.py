@@ -139,10 +139,17 @@ def test_exact_search_corrects_any_float_proposal(ds, rng):
         certificates._propose_support = original
 
 
-def test_fallback_to_lp_when_max_margin_is_too_costly(monkeypatch):
+def test_fallback_when_max_margin_is_too_costly(monkeypatch):
     rows, labels = separable_data(30, 2, "1/10", seed=2)
     ds = pla.Dataset.from_rows(rows, labels)
+    exact = certify(ds)
     monkeypatch.setattr(certificates, "MAX_EXACT_ENTRIES", 10)
+    # the near-max-margin w when the kernel proves its integer bound is w*'s: the same N
+    s = certify(ds)
+    assert s.kind == "near-max-margin" and "max-margin skipped" in s.note
+    assert s.tightest_updates == s.bound_updates == exact.bound_updates
+    # else an LP separator
+    monkeypatch.setattr(certificates, "near_max_margin", lambda dataset: None)
     s = certify(ds)
     assert s.kind == "lp" and "max-margin skipped" in s.note and s.alpha is None and s.rho == 1
     monkeypatch.setattr(certificates, "MAX_EXACT_ENTRIES", 10**9)

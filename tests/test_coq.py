@@ -79,8 +79,9 @@ def test_main_library_theorems_are_closed(coq_dir):
     names = ["novikoff", "novikoff_bound", "pla_never_halts", "cauchy_schwarz",
              "check_margin_correct", "check_radius_correct", "check_bound_floor_correct",
              "certified_update_bound", "check_gordan_correct", "replay_correct",
-             "check_dual_bound_correct", "check_halts_correct"]
-    probe.write_text("From PLA Require Import Vectors Perceptron Certificates Runs.\n"
+             "check_dual_bound_correct", "check_halts_correct", "check_margin_exact_correct",
+             "check_radius_exact_correct", "packed_rows"]
+    probe.write_text("From PLA Require Import Vectors Perceptron Certificates Runs Packed.\n"
                      + "".join(f"Print Assumptions {n}.\n" for n in names))
     done = _compile(coq_dir, probe)
     assert done.returncode == 0, done.stderr

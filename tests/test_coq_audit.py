@@ -63,6 +63,8 @@ def tamper(text: str, how: str) -> str:
     elif how == "scale":
         return re.sub(r"Definition scale : positive := (\d+)\.",
                       lambda m: f"Definition scale : positive := {2 * int(m.group(1))}.", text)
+    elif how == "appended":  # a line after the last theorem
+        return text + "Axiom cheat : False.\n"
     elif how == "sha256":
         return re.sub(r"(Definition data_sha256 : Z := 0x)([0-9a-f])",
                       lambda m: m.group(1) + ("1" if m.group(2) == "0" else "0"), text)
@@ -71,7 +73,7 @@ def tamper(text: str, how: str) -> str:
     return text[:start] + ";\n".join(rows) + text[end:]
 
 
-TAMPERINGS = ["row", "label", "reorder", "firstn", "scale", "sha256"]
+TAMPERINGS = ["row", "label", "reorder", "firstn", "scale", "sha256", "appended"]
 
 
 @pytest.mark.parametrize("kind", ["cert", "run"])
@@ -191,44 +193,78 @@ def test_only_float_proposed_values_may_differ_and_only_in_form(files):
 
 def test_packed_rows_compute_to_the_data():
     # the packer is checked against Coq, not only against itself: Coq computes the packed
-    # term and finds it equal to the plain rows
+    # term and finds it equal to the plain rows (1, 2, 4 and 9 bytes an entry; rows longer
+    # than one 64-byte word)
     import random
 
     from verify.coq.certificate_files import packed_rows_literal, packing, rows_literal
 
     _need_coqc()
     rng = random.Random(3)
-    for bits in (3, 9, 30):
-        rows = [[rng.randint(-(2 ** bits), 2 ** bits) for _ in range(11)] for _ in range(4)]
+    for bits in (3, 9, 30, 70):
+        rows = [[rng.randint(-(2 ** bits), 2 ** bits) for _ in range(70)] for _ in range(3)]
+        rows[0][0] = -(2 ** bits)  # the most negative entry: the offset's edge
         labels = [rng.choice((-1, 1)) for _ in rows]
-        width, per, offset = packing(rows)
-        text = ("From Coq Require Import ZArith List PrimInt63.\n"
+        k, offset = packing(rows)
+        text = ("From Coq Require Import ZArith List.\n"
                 "From PLA Require Import Certificates Packed.\nImport ListNotations.\n"
-                f"Theorem same : {packed_rows_literal(rows, labels, width, per, offset)} = "
-                f"{rows_literal(rows, labels)}%Z.\nProof. vm_compute. reflexivity. Qed.\n")
+                f"Theorem same : {packed_rows_literal(rows, labels, k, offset)} = "
+                f"{rows_literal(rows, labels)}%Z.\nProof. vm_compute. reflexivity. Qed.\n"
+                "Print Assumptions same.\n")
         verdict = coq_check(text)
-        assert verdict.accepted, verdict.message
+        assert verdict.accepted and verdict.closed, verdict.message
         wrong = rows_literal([rows[0][:-1] + [rows[0][-1] + 1]] + rows[1:], labels)
         assert not coq_check(text.replace(rows_literal(rows, labels), wrong)).accepted
 
 
-def test_a_large_certificate_is_packed_and_audited(tmp_path):
-    _need_coqc()
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory) -> tuple[Path, Path, str]:
+    tmp_path = tmp_path_factory.mktemp("packed")
     data = tmp_path / "wide.dat"
     assert pla_cli("make-data", "--n", "40", "--d", "600", "--margin", "1/20", "--seed", "2",
                    str(data)).code == 0
     cert = tmp_path / "wide.v"
     assert pla_cli("certify", str(data), "--coq", str(cert)).code == 0
-    text = cert.read_text()
-    assert "From PLA Require Import Packed." in text
-    done = pla_cli("audit", str(cert), "--data", str(data), timeout=900)
+    return data, cert, cert.read_text()
+
+
+def test_a_large_certificate_is_packed_closed_and_audited(packed):
+    # packed into bytes (inductive constructors), not primitive integers: Print Assumptions
+    # closed, and the audit accepts nothing less
+    _need_coqc()
+    data, cert, text = packed
+    assert "From PLA Require Import Packed." in text and "uint63" not in text
+    done = pla_cli("audit", str(cert), "--data", str(data), "--json", timeout=900)
     assert done.code == 0, done.out + done.err
-    assert "primitive 63-bit integers" in done.out
-    words = re.search(r"\n  \[(\d+)", text)
+    import json
+
+    report = json.loads(done.out)
+    assert report["ok"] and report["coq"]["closed"] and report["coq"]["axioms"] == []
+
+
+@pytest.mark.parametrize("how", ["byte", "offset", "bytes_per_entry", "word"])
+def test_a_tampered_packed_file_is_refused(packed, tmp_path, how):
+    _need_coqc()
+    data, _, text = packed
+    start = text.index("  [W x") + len("  [W ")
+    if how == "byte":  # one entry one larger
+        byte = int(text[start + 1:start + 3], 16)
+        edited = text[:start] + f"x{(byte + 1) % 256:02x}" + text[start + 3:]
+    elif how == "offset":  # every entry shifted by one
+        edited = re.sub(r"packed_rows (\d+) (\d+) ",
+                        lambda m: f"packed_rows {m.group(1)} {int(m.group(2)) - 1} ", text)
+    elif how == "bytes_per_entry":
+        edited = re.sub(r"packed_rows (\d+) ",
+                        lambda m: f"packed_rows {int(m.group(1)) + 1} ", text)
+    else:  # a row's first word dropped
+        end = text.index("; W ", start) + 2
+        edited = text[:start - 2] + text[end:]
+    assert edited != text
     bad = tmp_path / "wide_bad.v"
-    bad.write_text(text[:words.start(1)] + str(int(words.group(1)) + 1) + text[words.end(1):])
+    bad.write_text(edited)
     done = pla_cli("audit", str(bad), "--data", str(data))
     assert done.code == 1 and "FAILED" in done.out
+    assert f"line {first_difference(text, edited).line}:" in done.out
 
 
 def test_the_pockets_training_mistakes_are_proved_exactly(tmp_path):
@@ -250,3 +286,84 @@ def test_the_pockets_training_mistakes_are_proved_exactly(tmp_path):
     assert not coq_check(wrong).accepted
     assert pla_cli("pocket", str(data), "--updates", "5", "--zero", "positive", "--coq",
                    str(out)).code == 2
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_certify_prints_the_n_the_coq_file_states(tmp_path, monkeypatch, capsys, near):
+    # max-margin skipped (as on large data): the text, --json and the .v file give one N,
+    # the near-max-margin one when the kernel proves it tight, else the LP one
+    import json
+
+    from verify.cli import main
+    from verify.search import certificates
+
+    data = tmp_path / "sep.dat"
+    assert pla_cli("make-data", "--n", "40", "--d", "3", "--margin", "1/30", "--seed", "4",
+                   str(data)).code == 0
+    monkeypatch.setattr(certificates, "MAX_EXACT_ENTRIES", 10)
+    if not near:
+        monkeypatch.setattr(certificates, "near_max_margin", lambda dataset: None)
+    out = tmp_path / "cert.v"
+    assert main(["certify", str(data), "--coq", str(out)]) == 0
+    text = capsys.readouterr().out
+    printed = int(re.search(r"T ≤ (\d+) updates", text).group(1))
+    assert main(["certify", str(data), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    stated = int(re.search(r"Definition N : Z := (\d+)\.", out.read_text()).group(1))
+    assert printed == report["bound_updates"] == stated
+    kind = "near-max-margin" if near else "lp"
+    assert report["certificate"]["kind"] == kind and f"{kind} separator" in out.read_text()
+    assert ("no separator gives a smaller bound" in text) == near
+
+
+POCKET_OPTIONS = ("--updates", "15", "--seed", "3", "--eta", "1/2")
+
+
+@pytest.fixture(scope="module")
+def pocket(tmp_path_factory) -> dict[str, Path]:
+    tmp = tmp_path_factory.mktemp("pocket")
+    data = tmp / "noisy.dat"
+    assert pla_cli("make-data", "--n", "30", "--d", "3", "--margin", "1/20", "--flip", "0.2",
+                   "--seed", "5", str(data)).code == 0
+    out = tmp / "pocket.v"
+    done = pla_cli("pocket", str(data), *POCKET_OPTIONS, "--coq", str(out))
+    assert done.code == 0, done.err
+    return {"data": data, "file": out, "tmp": tmp}
+
+
+def test_a_genuine_pocket_file_passes_the_audit(pocket):
+    _need_coqc()
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]), *POCKET_OPTIONS,
+                   timeout=600)
+    assert done.code == 0, done.out + done.err
+    assert "every line is the pocket file pla writes" in done.out and "closed" in done.out
+
+
+@pytest.mark.parametrize("how", TAMPERINGS + ["K", "w"])
+def test_a_tampered_pocket_file_is_refused(pocket, how):
+    text = pocket["file"].read_text()
+    if how == "K":  # another mistake count
+        edited = re.sub(r"Definition K : nat := (\d+)\.",
+                        lambda m: f"Definition K : nat := {int(m.group(1)) + 1}.", text)
+    elif how == "w":  # another returned vector
+        edited = re.sub(r"(Definition w : vec := qvec \d+ \[)(-?\d+)",
+                        lambda m: m.group(1) + str(int(m.group(2)) + 1), text)
+    else:
+        edited = tamper(text, how)
+    assert edited != text
+    bad = pocket["tmp"] / f"pocket_{how}.v"
+    bad.write_text(edited)
+    done = pla_cli("audit", str(bad), "--data", str(pocket["data"]), *POCKET_OPTIONS)
+    assert done.code == 1, done.out + done.err
+    assert "FAILED: not the pocket file pla writes" in done.out
+    assert f"line {first_difference(text, edited).line}:" in done.out
+
+
+def test_a_pocket_file_audited_with_other_options_is_refused(pocket):
+    # another budget or seed makes another run: its file differs (the w line at least)
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]), "--updates",
+                   "3", "--seed", "3", "--eta", "1/2")
+    assert done.code == 1 and "FAILED" in done.out, done.out + done.err
+    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]))
+    assert done.code == 2 and "--updates" in done.err
+

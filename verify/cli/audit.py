@@ -34,8 +34,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                     "holds).",
     )
     parser.add_argument("trace", metavar="TRACE.jsonl|FILE.v|DIR",
-                        help="the trace file; or a Coq file written by `pla certify --coq` or "
-                             "`pla run --check --coq` (compared line by line with what pla "
+                        help="the trace file; or a Coq file written by `pla certify --coq`, "
+                             "`pla run --check --coq` or `pla pocket --coq` (compared line by "
+                             "line with what pla "
                              "writes for DATA, then checked by coqc); or the directory of "
                              "`pla proof --coq DIR`")
     add_data_arguments(parser, help="the data file the run (or the Coq file) was made on",
@@ -46,15 +47,25 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     coq = parser.add_argument_group(
         "Coq files", "the options the file was written with (a certificate: --method; a run "
-        "file: the run's --order, --seed, --eta, --max-updates and --wf)")
+        "file: the run's --order, --seed, --eta, --max-updates and --wf; a pocket file: "
+        "--updates, --order, --seed, --eta, --w0, --compare, --last)")
     coq.add_argument("--method", choices=("maxmargin", "lp"), default="maxmargin",
                      help="the separator of `pla certify --method` (default maxmargin)")
-    coq.add_argument("--order", choices=pla.ORDERS, default="cyclic",
-                     help="the run's visiting order (default cyclic)")
+    coq.add_argument("--order", choices=pla.ORDERS, default=None,
+                     help="the run's visiting order (default: that of pla run, cyclic, or of "
+                          "pla pocket, random-cycle)")
     coq.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     coq.add_argument("--eta", default="1", metavar="P/Q", help="the run's rate (default 1)")
     coq.add_argument("--max-updates", type=non_negative_int, default=None, metavar="N",
                      help="the run's update budget (default: pla run's)")
+    coq.add_argument("--updates", type=non_negative_int, default=None, metavar="N",
+                     help="a pocket file: the --updates of `pla pocket` (required)")
+    coq.add_argument("--w0", default="zero", metavar="zero|V0,V1,...",
+                     help="a pocket file: the initial weights (default zero)")
+    coq.add_argument("--compare", choices=("pocket", "previous"), default="pocket",
+                     help="a pocket file: `pla pocket --compare` (default pocket)")
+    coq.add_argument("--last", action="store_true",
+                     help="a pocket file: written with `pla pocket --last`")
     expect = parser.add_argument_group(
         "what you were promised", "a trace shows a consistent run, not that the run was not cut "
         "short: a genuine trace truncated and re-sealed as 'stopped by timeout' is consistent. "

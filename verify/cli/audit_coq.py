@@ -2,9 +2,9 @@
 then checked by coqc (:mod:`verify.coq.file_audit`).
 
 Exit codes: 0 every line is what pla writes and coqc accepts the file with ``Print Assumptions``
-closed (certificate and run files; for large data written packed, only the kernel's primitive
-63-bit integers) or listing only the documented axioms of the real numbers (theorem files); 1 a line differs or coqc rejects the file or an assumption is left; 2 unreadable
-input or no coqc.
+closed (certificate and run files, large data written packed included) or listing only the
+documented axioms of the real numbers (theorem files); 1 a line differs or coqc rejects the
+file or an assumption is left; 2 unreadable input or no coqc.
 
 >>> file_kind("Definition updated_rows : list BinNums.N := [0]%N.")
 'run'
@@ -52,10 +52,23 @@ def _read(path: str, limit: int) -> str:
 
 
 def _expected_file(args: argparse.Namespace, dataset: Any, kind: str) -> str:
+    from pla.defaults import POCKET_DEFAULTS, RUN_DEFAULTS
+    from verify.cli.usage import UsageError
+
+    if kind == "pocket":
+        from verify.cli.pocket import options_from_args, pocket_coq_text
+
+        if args.updates is None:
+            raise UsageError("pla audit POCKET.v needs the --updates N the file was written "
+                             "with (and its --order, --seed, --eta, --w0, --compare, --last)")
+        args.order = args.order or POCKET_DEFAULTS["order"]
+        args.zero = "mistake"
+        return pocket_coq_text(dataset, options_from_args(args), args.seed)
     if kind == "run":
         from verify.cli.run import options_from_args
         from verify.cli.run_coq import expected_run_file
 
+        args.order = args.order or RUN_DEFAULTS["order"]
         args.w0, args.zero = "zero", "mistake"
         return expected_run_file(dataset, options_from_args(args), args.wf)
     from verify.coq.certificate_files import certificate_file, coq_certificate
@@ -76,10 +89,8 @@ def _verdict_line(verdict: Any, theorems: int, allowed: frozenset[str] = frozens
     if verdict.closed:
         return f"coq      accepted by coqc; Print Assumptions of all {theorems} theorems: closed"
     if verdict.axioms and verdict.axioms <= allowed:
-        return ("coq      accepted by coqc; Print Assumptions lists only what is documented ("
-                + ("the axioms of the real numbers" if "int" not in allowed else
-                   "the kernel's primitive 63-bit integers of the packed rows") + "): "
-                + ", ".join(sorted(verdict.axioms)))
+        return ("coq      accepted by coqc; Print Assumptions lists only the documented axioms "
+                "of the real numbers: " + ", ".join(sorted(verdict.axioms)))
     return ("coq      accepted by coqc, but Print Assumptions lists: "
             + (", ".join(sorted(verdict.axioms)) or "nothing printed"))
 
@@ -88,17 +99,13 @@ def handle_coq_file(args: argparse.Namespace) -> int:
     """Audit one certificate or run file against ``--data``."""
     from verify.cli.data_arguments import load_dataset
     from verify.cli.usage import UsageError
-    from verify.coq.file_audit import (PRIMITIVE_INTEGERS, AuditError, coq_check,
-                                       first_difference, theorem_names)
+    from verify.coq.file_audit import AuditError, coq_check, first_difference, theorem_names
 
     if not args.data:
         raise UsageError("pla audit FILE.v needs --data DATA (the data the file speaks about)")
     text = _read(args.trace, MAX_COQ_FILE_BYTES)
     dataset = load_dataset(args)
     kind = file_kind(text)
-    if kind == "pocket":
-        raise UsageError(f"{shown_path(args.trace)}: pla audit does not re-derive the files of "
-                         "`pla pocket --coq` (yet); coqc checks them")
     expected = _expected_file(args, dataset, kind)
     difference = first_difference(expected, text)
     verdict = None
@@ -108,10 +115,8 @@ def handle_coq_file(args: argparse.Namespace) -> int:
         except AuditError as exc:
             raise UsageError(str(exc)) from None
     theorems = len(theorem_names(text))
-    allowed = PRIMITIVE_INTEGERS if "\nFrom PLA Require Import Packed.\n" in expected \
-        else frozenset()
-    ok = difference is None and verdict is not None and verdict.accepted and \
-        verdict.axioms <= allowed and verdict.printed >= theorems
+    ok = difference is None and verdict is not None and verdict.closed and \
+        verdict.printed >= theorems
     name = shown_path(args.trace)
     if args.json:
         print(json.dumps({
@@ -127,7 +132,7 @@ def handle_coq_file(args: argparse.Namespace) -> int:
         print(f"audit    {name}: every line is the {kind} file pla writes for "
               f"{shown_path(args.data)} (sha256 {dataset.fingerprint[:16]}, "
               f"{text.count(chr(10))} lines)")
-        print(_verdict_line(verdict, theorems, allowed))
+        print(_verdict_line(verdict, theorems))
     return 0 if ok else 1
 
 

@@ -129,7 +129,9 @@ def _certificate_lines(certificate: Any, labels: Sequence[int] = (), exact: bool
         f"bound     R^2 ||{name}||^2 / rho^2 = (R/gamma)^2 {equals(certificate.bound)}: PLA from "
         "w0 = 0 makes",
     ]
-    smallest = "; no separator gives a smaller bound" if certificate.kind == "max-margin" else ""
+    tight = certificate.kind == "max-margin" or (certificate.kind == "near-max-margin"
+                                                 and certificate.tightest_updates is not None)
+    smallest = "; no separator gives a smaller bound" if tight else ""
     lines.append(f"          T ≤ {bound_text(certificate.bound_updates)} updates on these data "
                  f"(any order, any eta){smallest}")
     return lines

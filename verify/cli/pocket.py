@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # imported by the handler: building the parser stays cheap (n
 #: pla.pocket.COMPARES (checked by the tests), spelled out so that the parser needs no numpy.
 COMPARE_CHOICES = ("pocket", "previous")
 
-__all__ = ["register", "handle", "experiment_json", "run_json"]
+__all__ = ["register", "handle", "experiment_json", "run_json", "pocket_coq_text"]
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
@@ -131,6 +131,17 @@ def _check_coq_arguments(args: argparse.Namespace, options: PocketOptions) -> No
     if options.zero != "mistake":
         raise UsageError("--coq needs --zero mistake: the Coq count takes y w.x <= 0 as a "
                          "mistake")
+
+
+def pocket_coq_text(train: Dataset, options: PocketOptions, seed: int) -> str:
+    """The Coq file ``pla pocket TRAIN --coq F.v`` writes for these options and base seed: the
+    checked run made again (``pla audit F.v --data TRAIN`` compares a file with it)."""
+    from pla.experiments import repeat_pocket
+    from verify.checks.pocket import checked_pocket_run
+    from verify.coq.pocket_files import pocket_file
+
+    result = repeat_pocket(train, options, 1, seed=seed, task=checked_pocket_run).runs[0]
+    return pocket_file(train, result.w, result.mistakes)
 
 
 def _write_coq(args: argparse.Namespace, train: Dataset, result: PocketResult,

@@ -137,6 +137,43 @@ Proof.
   rewrite sqnorm_correct. exact H.
 Qed.
 
+(** ** Each of the two above in one pass: the scores (squared norms) computed once *)
+Lemma forallb_map_fuse : forall (A B : Type) (f : B -> bool) (g : A -> B) (l : list A),
+  forallb f (map g l) = forallb (fun x => f (g x)) l.
+Proof. intros A B f g l. induction l as [|x l IH]; simpl; [reflexivity | now rewrite IH]. Qed.
+
+Lemma existsb_map_fuse : forall (A B : Type) (f : B -> bool) (g : A -> B) (l : list A),
+  existsb f (map g l) = existsb (fun x => f (g x)) l.
+Proof. intros A B f g l. induction l as [|x l IH]; simpl; [reflexivity | now rewrite IH]. Qed.
+
+Definition check_margin_exact (s : positive) (rs : list zrow) (d : positive) (W : list Z) (rho : Q) : bool :=
+  let scores := map (score s d W) rs in
+  Qltb 0 rho && forallb (fun x => Qle_bool rho x) scores && existsb (fun x => Qeq_bool x rho) scores.
+
+Theorem check_margin_exact_correct : forall s rs d W rho,
+  check_margin_exact s rs d W rho = true ->
+  margin_at_least (dataset s rs) (qvec d W) rho /\ margin_attained (dataset s rs) (qvec d W) rho.
+Proof.
+  intros s rs d W rho H. unfold check_margin_exact in H. cbv zeta in H.
+  rewrite forallb_map_fuse, existsb_map_fuse in H.
+  apply andb_true_iff in H. destruct H as [H Hex].
+  split; [apply check_margin_correct | apply check_margin_attained_correct]; assumption.
+Qed.
+
+Definition check_radius_exact (s : positive) (rs : list zrow) (R2 : Q) : bool :=
+  let norms := map (sqnorm s) rs in
+  Qle_bool 0 R2 && forallb (fun x => Qle_bool x R2) norms && existsb (fun x => Qeq_bool x R2) norms.
+
+Theorem check_radius_exact_correct : forall s rs R2,
+  check_radius_exact s rs R2 = true ->
+  radius2_at_most (dataset s rs) R2 /\ radius_attained (dataset s rs) R2.
+Proof.
+  intros s rs R2 H. unfold check_radius_exact in H. cbv zeta in H.
+  rewrite forallb_map_fuse, existsb_map_fuse in H.
+  apply andb_true_iff in H. destruct H as [H Hex].
+  split; [apply check_radius_correct | apply check_radius_attained_correct]; assumption.
+Qed.
+
 (** ** The explicit bound N = floor(R2 ||w_f||^2 / rho^2) *)
 Definition bound_floor (wf : vec) (rho R2 : Q) (N : Z) : Prop :=
   inject_Z N * (rho * rho) <= R2 * norm2 wf < inject_Z (N + 1) * (rho * rho).

@@ -67,73 +67,72 @@ def rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int]) -> str:
     return "[\n" + body + "\n]"
 
 
-#: Data sets with at least this many entries are written packed (:func:`packed_rows_literal`),
-#: when every entry fits in a field of at most :data:`MAX_PACKED_WIDTH` bits.
+#: Data sets with at least this many entries are written packed (:func:`packed_rows_literal`).
 PACK_FROM_ENTRIES = 20_000
-MAX_PACKED_WIDTH = 31
+#: Bytes to a word: the arity of ``Packed.W``.
+WORD_BYTES = 64
 
 
-def packing(rows: Sequence[Sequence[int]]) -> tuple[int, int, int] | None:
-    """(width, fields per 63-bit word, offset) for packing ``rows``, or None when an entry
-    needs more than :data:`MAX_PACKED_WIDTH` bits.
+def packing(rows: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """(bytes per entry k, offset 2^(8k-1)) for packing ``rows``: every entry plus the offset
+    is in [0, 256^k).
 
-    >>> packing([[-100, 5], [100, 0]])
-    (8, 7, 128)
+    >>> packing([[-100, 5], [100, 0]]), packing([[-129]]), packing([])
+    ((1, 128), (2, 32768), (1, 128))
     """
     biggest = max((abs(v) for row in rows for v in row), default=0)
-    width = biggest.bit_length() + 1
-    if width > MAX_PACKED_WIDTH:
-        return None
-    return width, 63 // width, 1 << (width - 1)
+    k = (biggest.bit_length() + 1 + 7) // 8
+    return k, 1 << (8 * k - 1)
 
 
-def packed_rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int], width: int,
-                        per: int, offset: int) -> str:
+def _word_lines(row: Sequence[int], k: int, offset: int) -> str:
+    data = b"".join((v + offset).to_bytes(k, "big") for v in row)
+    data += bytes(-len(data) % WORD_BYTES)
+    words = ["W " + " ".join(f"x{b:02x}" for b in data[start:start + WORD_BYTES])
+             for start in range(0, len(data), WORD_BYTES)]
+    return "[" + "; ".join(words) + "]"
+
+
+def packed_rows_literal(rows: Sequence[Sequence[int]], labels: Sequence[int], k: int,
+                        offset: int) -> str:
     """The Coq term ``packed_rows ...`` (``Packed.v``) that computes to ``rows`` and
-    ``labels``: each row's entries plus ``offset``, ``per`` fields of ``width`` bits to a
-    primitive 63-bit word, the first field in the most significant bits (the last word of a row
-    is filled up with zero fields, which ``firstn`` drops).
+    ``labels``: each entry plus ``offset`` as ``k`` bytes, most significant first, 64 bytes
+    to a word ``W b0 ... b63`` (the last word of a row filled up with ``x00``), one row a line.
 
-    >>> packed_rows_literal([[1, -1, 0]], [1], 8, 2, 128)
-    'packed_rows 8 2 128 3 [\\n  [33151; 32768]\\n]%uint63 [1]%Z'
+    >>> packed_rows_literal([[1, -1]], [1], 1, 128).replace(" x00", "")
+    'packed_rows 1 128 2 [\\n  [W x81 x7f]\\n] [1]%Z'
     """
-    words = []
-    for row in rows:
-        line = []
-        for start in range(0, len(row), per):
-            word = 0
-            chunk = row[start:start + per]
-            for v in chunk:
-                word = (word << width) | (v + offset)
-            line.append(word << (width * (per - len(chunk))))
-        words.append("  " + _z_list(line))
     dim = len(rows[0]) if rows else 0
-    return (f"packed_rows {width} {per} {offset} {dim} [\n" + ";\n".join(words) + "\n]%uint63 "
-            + _z_list(labels) + "%Z")
+    body = ";\n".join("  " + _word_lines(row, k, offset) for row in rows)
+    return f"packed_rows {k} {offset} {dim} [\n" + body + "\n] " + _z_list(labels) + "%Z"
+
+
+def _packed(dataset: Any) -> bool:
+    return dataset.n * dataset.dim >= PACK_FROM_ENTRIES
 
 
 def _rows_definition(dataset: Any) -> list[str]:
-    packed = packing(dataset.rows) if dataset.n * dataset.dim >= PACK_FROM_ENTRIES else None
-    if packed is None:
+    if not _packed(dataset):
         return ["(* x_n = row_n / scale, y_n = label_n *)",
                 "Definition rows : list zrow := "
                 + rows_literal(dataset.rows, dataset.labels) + "%Z."]
-    width, per, offset = packed
-    return [f"(* x_n = row_n / scale, y_n = label_n; the rows packed {per} entries (plus {offset})",
-            f"   of {width} bits to a 63-bit word, first entry in the top bits: Packed.v *)",
+    k, offset = packing(dataset.rows)
+    return [f"(* x_n = row_n / scale, y_n = label_n; each entry plus {offset} written as {k} "
+            f"byte{'s' if k > 1 else ''},",
+            "   most significant first, 64 bytes to a word W: Packed.v *)",
             "Definition rows : list zrow :=",
-            "  " + packed_rows_literal(dataset.rows, dataset.labels, width, per, offset) + "."]
+            "  " + packed_rows_literal(dataset.rows, dataset.labels, k, offset) + "."]
 
 
 def _header(dataset: Any, what: str) -> list[str]:
-    packed = dataset.n * dataset.dim >= PACK_FROM_ENTRIES and packing(dataset.rows) is not None
+    packed = _packed(dataset)
     return [
         f"(* {what}",
         f"   Data: {dataset.n} examples, dimension {dataset.dim}"
         f"{' (bias coordinate first)' if dataset.bias else ''}, sha256 in data_sha256 below.",
         "   Written by pla-verify (untrusted text).  `pla audit THIS_FILE.v --data DATA` compares",
         "   every line with what pla writes for DATA, then lets coqc check it.  *)",
-        "From Coq Require Import QArith ZArith List" + (" PrimInt63." if packed else "."),
+        "From Coq Require Import QArith ZArith List.",
         "From PLA Require Import Vectors Perceptron Certificates.",
     ] + (["From PLA Require Import Packed."] if packed else []) + [
         "Import ListNotations.",
@@ -174,11 +173,8 @@ def coq_certificate(dataset: Any, certificate: Any) -> Any:
     from verify.search.certificates import near_max_margin, shortened
 
     near = near_max_margin(dataset)
-    if near is None or near.tightest_updates is None:
-        return certificate
-    # the same N; or pla certify fell back to an LP separator on large data (N can only shrink)
-    if near.tightest_updates == certificate.bound_updates or \
-            certificate.note.startswith("max-margin skipped"):
+    # only with the same N: the file states the number pla certify prints
+    if near is not None and near.tightest_updates == certificate.bound_updates:
         return shortened(dataset, near)
     return certificate
 
@@ -205,17 +201,11 @@ def _separable(dataset: Any, certificate: Any) -> list[str]:
         "",
         "(* w_f separates the data: y_n w_f.x_n >= rho > 0 for every n, with equality for some n *)",
         "Theorem w_f_separates : margin_at_least data w_f rho /\\ margin_attained data w_f rho.",
-        "Proof.",
-        "  split; [apply check_margin_correct | apply check_margin_attained_correct];",
-        "  vm_cast_no_check (eq_refl true).",
-        "Qed.",
+        "Proof. apply check_margin_exact_correct. vm_cast_no_check (eq_refl true). Qed.",
         "",
         "(* R2 = max_n ||x_n||^2 *)",
         "Theorem R2_is_max_norm2 : radius2_at_most data R2 /\\ radius_attained data R2.",
-        "Proof.",
-        "  split; [apply check_radius_correct | apply check_radius_attained_correct];",
-        "  vm_cast_no_check (eq_refl true).",
-        "Qed.",
+        "Proof. apply check_radius_exact_correct. vm_cast_no_check (eq_refl true). Qed.",
         "",
         "(* N = floor(R2 ||w_f||^2 / rho^2) *)",
         "Theorem N_is_the_floor : bound_floor w_f rho R2 N.",

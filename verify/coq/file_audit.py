@@ -38,11 +38,6 @@ __all__ = ["Difference", "CoqVerdict", "first_difference", "theorem_names", "coq
 REAL_NUMBER_AXIOMS = frozenset({"ClassicalDedekindReals.sig_forall_dec",
                                 "FunctionalExtensionality.functional_extensionality_dep"})
 CLOSED = "Closed under the global context"
-#: What ``Print Assumptions`` lists for a certificate of a large data set written packed
-#: (``Packed.v``): the Coq kernel's primitive 63-bit integers and the operations used to unpack
-#: them (kernel primitives, not axioms of ours; the audit's line-by-line comparison guarantees
-#: that the file declares nothing under these names).
-PRIMITIVE_INTEGERS = frozenset({"int", "sub", "lsr", "lsl", "land", "eqb"})
 _THEOREM = re.compile(r"^(?:Theorem|Lemma|Corollary)\s+([A-Za-z_][A-Za-z0-9_']*)\b", re.MULTILINE)
 _AXIOM_LINE = re.compile(r"([A-Za-z_][\w.']*)\s*(?::.*)?")
 
@@ -145,7 +140,9 @@ def _build_library(directory: str, extra: Mapping[str, str] | None = None,
     from verify.coq.library import write_library
 
     write_library(directory, dict(extra or {}))
-    return subprocess.run(["make", "-s", "-C", directory], capture_output=True, text=True,
+    # independent library files compile in parallel (the Makefile lists the dependencies)
+    jobs = f"-j{max(1, min(4, os.cpu_count() or 1))}"
+    return subprocess.run(["make", "-s", jobs, "-C", directory], capture_output=True, text=True,
                           timeout=timeout)
 
 

@@ -22,8 +22,10 @@ not.  The kernel checks the result before it is returned.
 
 When the exact max-margin problem would be too costly (more than :data:`MAX_EXACT_ENTRIES`
 numbers in the data, or more than :data:`MAX_EXACT_ITERATIONS` exact active-set iterations),
-:func:`certify` falls back to a separator found by a float linear program and checked exactly
-(``kind == "lp"``; :attr:`Separator.note` says why).
+:func:`certify` returns the near-max-margin separator (:func:`near_max_margin`, entries
+rounded by :func:`shortened`) when the kernel proves that its integer bound is the max-margin
+one, else a separator found by a float linear program and checked exactly (``kind == "lp"``);
+:attr:`Separator.note` says why.
 
 >>> import pla
 >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
@@ -37,7 +39,7 @@ numbers in the data, or more than :data:`MAX_EXACT_ITERATIONS` exact active-set 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import floor, gcd, lcm
 from operator import neg
@@ -232,18 +234,28 @@ def certify(dataset: Any, method: str = "maxmargin") -> Separator | NonSeparable
             return found
         return max_margin(dataset)
     if dataset.n * dataset.dim > MAX_EXACT_ENTRIES:
-        found = lp_separator(dataset, note=f"max-margin skipped: {dataset.n} x {dataset.dim} "
-                                           f"numbers exceed {MAX_EXACT_ENTRIES:,}")
-        if found is not None:
-            return found
-        return max_margin(dataset)
+        return _without_exact_max_margin(
+            dataset, f"{dataset.n} x {dataset.dim} numbers exceed {MAX_EXACT_ENTRIES:,}")
     try:
         return max_margin(dataset, max_iterations=MAX_EXACT_ITERATIONS)
     except _TooCostly as exc:
-        found = lp_separator(dataset, note=f"max-margin skipped: {exc}")
-        if found is not None:
-            return found
-        return max_margin(dataset)
+        return _without_exact_max_margin(dataset, str(exc))
+
+
+def _without_exact_max_margin(dataset: Any, why: str) -> Separator | NonSeparable:
+    """The certificate when the exact max-margin search is too costly: the near-max-margin w
+    (short entries, :func:`shortened`) when the kernel proves that its integer bound is the
+    max-margin one, so that every output of ``pla certify`` (text, JSON, the Coq file) states
+    that one N; else an LP separator; else the exact search after all."""
+    near = near_max_margin(dataset)
+    if near is not None and near.tightest_updates is not None:
+        return replace(shortened(dataset, near),
+                       note=f"max-margin skipped: {why}; its integer bound proved by the dual "
+                            "bound")
+    found = lp_separator(dataset, note=f"max-margin skipped: {why}")
+    if found is not None:
+        return found
+    return max_margin(dataset)
 
 
 def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str = "",
