@@ -73,9 +73,9 @@ def test_a_power_is_evaluated_exactly_at_an_integer_exponent(base, n, c):
 
 def test_the_coq_statement_quantifies_a_natural_T_with_n_equal_to_T_plus_its_bound():
     assert coq_statement(parse_claim(PROVED["bernoulli"][0]), "c") == (
-        "Theorem c : forall (n x : R), n >= 0 -> (exists z : Z, n = IZR z) -> x >= (- 1) -> "
+        "Theorem c : forall (n x : R), n >= 0 -> (exists z' : Z, n = IZR z') -> x >= (- 1) -> "
         "forall T : nat, INR T = n - 0 -> ((1 + x) ^ (T + 0)) >= (1 + (n * x)).")
     assert coq_statement(parse_claim(PROVED["geometric"][0]), "c") == (
-        "Theorem c : forall (n r : R), n >= 0 -> (exists z : Z, n = IZR z) -> r <> 1 -> "
+        "Theorem c : forall (n r : R), n >= 0 -> (exists z' : Z, n = IZR z') -> r <> 1 -> "
         "forall T : nat, INR T = n - 0 + 1 -> ((1 - r) <> 0) /\\ "
         "((psum (fun k : R => (ipow r k)) 0 T) = ((1 - (r ^ (T + 0))) / (1 - r))).")
