@@ -8,7 +8,11 @@ and stopped here).  :func:`dask_executor` yields the client's
 other executor: the runs are the same seeded runs, put back in the order of k, so the results
 are bit for bit those of ``--jobs 1``.  A worker that dies has its runs rescheduled on the
 others by Dask (its ``allowed-failures``, 3 by default, bounds how often one run is retried);
-Ctrl-C cancels the pending futures.
+Ctrl-C cancels the pending futures.  A terminal sends Ctrl-C to every process of its
+foreground group, the workers of ``local:N`` included: they ignore it (:func:`dask_setup`, run
+in each of them as a Dask preload) and ``pla`` stops them, so the only message is
+``pla: interrupted``.  Dask's own log lines below ERROR (a cancelled task, a worker stopped)
+are not shown.
 
 Dask is an optional extra (``pip install 'pla-verify[cluster]'``), imported only here and only
 when a cluster is asked for; ``import pla`` does not import this module.
@@ -19,13 +23,15 @@ when a cluster is asked for; ``import pla`` does not import this module.
 
 from __future__ import annotations
 
+import logging
 import re
+import signal
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from pla.runs import OptionError
 
-__all__ = ["parse_cluster_spec", "dask_executor", "MAX_LOCAL_WORKERS"]
+__all__ = ["parse_cluster_spec", "dask_executor", "dask_setup", "MAX_LOCAL_WORKERS"]
 
 #: ``local:N`` starts at most this many worker processes.
 MAX_LOCAL_WORKERS = 256
@@ -62,9 +68,11 @@ def dask_executor(spec: str) -> Iterator[Any]:
         from distributed import Client, LocalCluster
     except ImportError:
         raise OptionError("--cluster needs Dask: pip install 'pla-verify[cluster]'") from None
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     if kind == "local":
         with LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=None, silence_logs=logging.ERROR,
+                          preload=[__name__]) as cluster, Client(cluster) as client:
             yield client.get_executor()
         return
     try:
@@ -73,3 +81,18 @@ def dask_executor(spec: str) -> Iterator[Any]:
         raise OptionError(f"--cluster {value}: no Dask scheduler answers ({exc})") from None
     with client:
         yield client.get_executor()
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask preload of the ``local:N`` workers (run in each worker process as it starts): Ctrl-C
+    is left to ``pla``, which cancels the runs and stops the workers, so a worker never prints
+    a traceback of its own.  Only the main thread may set a handler; Dask runs preloads there.
+
+    >>> import signal
+    >>> before = signal.getsignal(signal.SIGINT)
+    >>> dask_setup(None)
+    >>> signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    True
+    >>> _ = signal.signal(signal.SIGINT, before)
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,12 +1,17 @@
-"""Ctrl-C during a traced run: exit 130 and a valid trace whose last line says it is incomplete."""
+"""Ctrl-C during a traced run: exit 130 and a valid trace whose last line says it is
+incomplete; Ctrl-C during runs on a local Dask cluster: exit 130, one line, nothing left."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import pty
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -39,3 +44,73 @@ def test_sigint_leaves_a_valid_incomplete_trace(tmp_path):
         assert record["prev"] == hashlib.sha256(previous.encode()).hexdigest()
     assert records[-1]["lines"] == len(lines) - 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".trace-")]
+
+
+def _session_processes(session: int) -> list[str]:
+    """The command lines of the processes still alive in a session (none once it is over)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline") as f:
+                cmdline = f.read().replace("\0", " ")
+        except (OSError, IndexError):  # not a process, or gone meanwhile
+            continue
+        if fields[0] != "Z" and int(fields[3]) == session:
+            found.append(f"{entry}: {cmdline[:160]}")
+    return found
+
+
+def test_ctrl_c_cancels_pocket_runs_on_a_local_dask_cluster(tmp_path):
+    """A terminal's Ctrl-C (SIGINT to the whole foreground group: pla and the cluster's
+    workers) in the middle of ``pla pocket --cluster local:2``: exit 130 long before the runs
+    could end, one line on stderr after the progress bar is erased, nothing on stdout, no
+    traceback (a worker's included), and no process of the run left behind."""
+    data = tmp_path / "d.dat"
+    data.write_text("".join(f"{(7 * k) % 19 - 9} {(11 * k) % 17 - 8} {1 if k % 3 else -1}\n"
+                            for k in range(60)))
+    controller, terminal = pty.openpty()  # stderr is a terminal: the progress bar is drawn
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from verify.cli import main; sys.exit(main())",
+         "pocket", str(data), "--runs", "4000", "--updates", "400", "--order", "random",
+         "--json", "--cluster", "local:2"],
+        stdout=subprocess.PIPE, stderr=terminal, start_new_session=True, cwd=tmp_path)
+    os.close(terminal)
+    shown = bytearray()
+
+    def read_terminal() -> None:
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the last writer closed it
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 300
+        while not re.search(rb"pocket runs \[[#.]+\] +[1-9]\d*/4000", bytes(shown)):
+            assert proc.poll() is None and time.monotonic() < deadline, bytes(shown)[-2000:]
+            time.sleep(0.1)
+        workers = _session_processes(proc.pid)
+        assert len(workers) >= 3, workers  # pla and its two worker processes (at least)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)  # 4,000 runs take minutes; exit 130: not ended
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    reader.join(timeout=30)
+    os.close(controller)
+    err = bytes(shown).decode()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "WARNING" not in err, err[-2000:]
+    assert err.rsplit("\x1b[K", 1)[-1] == "pla: interrupted\r\n"  # the bar erased, one line
+    assert out == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["d.dat"]
+    deadline = time.monotonic() + 60
+    while _session_processes(proc.pid):  # the resource tracker ends once its pipe closes
+        assert time.monotonic() < deadline, _session_processes(proc.pid)
+        time.sleep(0.2)

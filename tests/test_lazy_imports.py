@@ -52,3 +52,25 @@ def test_a_checked_run_imports_only_the_kernel_it_uses(tmp_path) -> None:
                 "verify.kernel.claim_statements"} & set(loaded)
     assert (statements, theorem_module, fact_module) == (
         "verify.kernel.statements", "verify.kernel.derivations", "verify.kernel.terms")
+
+WITHOUT_CLUSTER = """
+import contextlib, io, sys
+import pla
+from verify.cli.command import main
+with contextlib.redirect_stdout(io.StringIO()):
+    codes = [main(["pocket", sys.argv[1], "--runs", "3", "--updates", "5", "--order", "random",
+                   "--jobs", "1"]), main(["claims", sys.argv[2]])]
+print(codes, sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed")))
+"""
+
+
+def test_dask_is_imported_only_for_cluster(tmp_path) -> None:
+    """Issue 30: Dask is an optional extra; --runs K and pla claims without --cluster (and
+    ``import pla``) never import it."""
+    data = tmp_path / "d.dat"
+    data.write_text("0 0 -1\n1 1 -1\n0 1 1\n1 0 1\n")
+    notes = tmp_path / "n.md"
+    notes.write_text("```claim\nx**2 >= 0\n```\n")
+    done = subprocess.run([sys.executable, "-c", WITHOUT_CLUSTER, str(data), str(notes)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[0, 0] []"

@@ -28,9 +28,12 @@ from typing import Any, Callable, Iterable
 from verify.claims.fences import ClaimBlock, find_claim_blocks
 from verify.claims.parser import Claim, ClaimSyntaxError, parse_claim
 
+#: ``decide_all(decide, claims)``: ``[decide(c) for c in claims]``, computed anywhere.
+DecideAll = Callable[[Callable[["FoundClaim"], object], list["FoundClaim"]], list[object]]
+
 __all__ = ["FoundClaim", "FileClaim", "ClaimResolution", "find_file_claims", "check_found",
            "check_markdown_text", "check_markdown_texts", "check_markdown_file",
-           "check_markdown_files", "decide_found", "own_problems"]
+           "check_markdown_files", "decide_found", "own_problems", "DecideAll"]
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,19 @@ class ClaimResolution:
             self._verdicts[i] = self._decide(self.found[i])
         return self._verdicts[i]
 
+    def decide_every(self, decide_all: DecideAll) -> None:
+        """Decide every claim not decided yet in one call ``decide_all(decide, claims)``, which
+        returns the verdicts in the order of ``claims`` (``[decide(c) for c in claims]``
+        computed anywhere: :func:`pla.experiments.parallel_map` on processes or a cluster).
+        ``decide`` is a top-level function and the claims are frozen records: both pickle.
+        """
+        todo = [i for i in range(len(self.found)) if i not in self._verdicts]
+        verdicts = decide_all(self._decide, [self.found[i] for i in todo])
+        if len(verdicts) != len(todo):   # a mapper that loses or invents work: refuse it
+            raise ValueError(f"decide_all returned {len(verdicts)} verdicts for {len(todo)} "
+                             f"claims")
+        self._verdicts.update(zip(todo, verdicts))
+
     def own_problems(self, i: int) -> list[str]:
         """Why the i-th claim fails by itself (not counting what it uses)."""
         return own_problems(self.verdict(i), self.found[i].error)
@@ -233,15 +249,28 @@ class ClaimResolution:
                          self.problems(i))
 
 
-def check_found(found: Iterable[FoundClaim]) -> list[FileClaim]:
-    """Decide found claims checked together (``uses:`` may name any of them)."""
+def check_found(found: Iterable[FoundClaim],
+                decide_all: DecideAll | None = None) -> list[FileClaim]:
+    """Decide found claims checked together (``uses:`` may name any of them): one by one here,
+    or all at once by ``decide_all`` (:meth:`ClaimResolution.decide_every`), the same verdicts.
+
+    >>> found = find_file_claims("```claim\\nx**2 >= 0\\n```\\n```claim\\nx >= 1\\n```\\n")
+    >>> mapped = check_found(found, lambda decide, claims: [decide(c) for c in claims])
+    >>> [c.verdict for c in mapped] == [c.verdict for c in check_found(found)]
+    True
+    """
     resolution = ClaimResolution(found)
+    if decide_all is not None:
+        resolution.decide_every(decide_all)
     return [resolution.file_claim(i) for i in range(len(resolution.found))]
 
 
-def check_markdown_texts(texts: Iterable[tuple[str, str]]) -> list[FileClaim]:
-    """Decide the claims of several (path, Markdown text) pairs checked together."""
-    return check_found(c for path, text in texts for c in find_file_claims(text, path))
+def check_markdown_texts(texts: Iterable[tuple[str, str]],
+                         decide_all: DecideAll | None = None) -> list[FileClaim]:
+    """Decide the claims of several (path, Markdown text) pairs checked together (all at once
+    by ``decide_all`` when given: :func:`check_found`)."""
+    return check_found((c for path, text in texts for c in find_file_claims(text, path)),
+                       decide_all)
 
 
 def check_markdown_text(text: str, path: str = "<text>") -> list[FileClaim]:

@@ -7,6 +7,13 @@ blocks that are not claims (a parse error such as ``1/0``, an unclosed fence), e
 ``pla: error: FILE:LINE: ...``, or a path cannot be read.  With ``--coq DIR`` every proved
 claim is also written as a Coq theorem into DIR and checked by coqc
 (:mod:`verify.coq.claim_files`): a claim Coq refuses is exit 1.
+
+A large tree is decided in parallel with ``--jobs J`` processes or on a Dask cluster
+(``--cluster tcp://HOST:8786`` or ``local:N``, as ``pla pocket``): every file is read and every
+block parsed here, each claim is decided by one worker (:meth:`ClaimResolution.decide_every
+<verify.claims.documents.ClaimResolution.decide_every>`), and the verdicts come back in the
+order of the claims, so the output is the same, byte for byte, whoever decided them.  A
+progress bar is drawn on a terminal's stderr; Ctrl-C cancels what is pending (exit 130).
 """
 
 from __future__ import annotations
@@ -14,10 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pla.files import read_bounded, shown_path
+from verify.cli.experiment_output import add_backend_arguments
 
 __all__ = ["register", "handle", "markdown_files"]
 
@@ -41,6 +50,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                              "Coq refuses fails the run (exit 1)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print each claim's full certificate (or reason) and domain")
+    add_backend_arguments(parser.add_argument_group("deciding many claims"), "claims")
     parser.set_defaults(handler=handle)
     return parser
 
@@ -91,7 +101,6 @@ def verdict_lines(claim: Any, verbose: bool = False) -> str:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from verify.claims.documents import check_markdown_texts
     from verify.cli.usage import UsageError
 
     from verify.claims.notebooks import NotebookError, markdown_pieces_of_text, piece_path
@@ -111,7 +120,7 @@ def handle(args: argparse.Namespace) -> int:
         except NotebookError as exc:
             raise UsageError(str(exc)) from None
         texts.extend((piece_path(path, piece), piece.text) for piece in pieces)
-    found = check_markdown_texts(texts)
+    found = decide_texts(texts, args)
     invalid = [c for c in found if c.verdict.status == "invalid" or c.block.error]
     failed = [c for c in found if not c.passed and c not in invalid]
     if args.json:
@@ -141,6 +150,18 @@ def handle(args: argparse.Namespace) -> int:
     if failed:
         return 1
     return 2 if invalid else 0
+
+
+def decide_texts(texts: list[tuple[str, str]], args: argparse.Namespace) -> list:
+    """The claims of (path, Markdown) pairs, checked together; decided by ``--jobs``
+    processes or on ``--cluster`` (the same verdicts), with a progress bar on a terminal."""
+    from pla.experiments import parallel_map
+    from verify.claims.documents import check_markdown_texts
+    from verify.cli.experiment_output import experiment_executor, jobs_from_args, progress_bar
+
+    with experiment_executor(args) as executor, progress_bar(args, "claims") as bar:
+        return check_markdown_texts(texts, partial(
+            parallel_map, jobs=jobs_from_args(args), on_progress=bar, executor=executor))
 
 
 def coq_check(found: list, directory: str, quiet: bool = False) -> list[str]:

@@ -20,7 +20,8 @@ from verify.cli.usage import UsageError
 from verify.cli.data_arguments import non_negative_int, positive_int
 from verify.cli.progress_bar import ProgressBar, progress_enabled
 
-__all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments", "jobs_from_args",
+__all__ = ["decimal_text", "exact_and_decimal", "add_run_count_arguments",
+           "add_backend_arguments", "jobs_from_args",
            "experiment_executor", "workers_text",
            "check_runs_need_random_order",
            "progress_bar", "seed_rule_text", "gordan_certificate",
@@ -80,20 +81,26 @@ def job_count(text: str) -> int:
 
 
 def add_run_count_arguments(group: argparse._ArgumentGroup, *, runs_default: int | None) -> None:
-    """``--runs K``, ``--jobs J`` and ``--quiet``."""
+    """``--runs K``, then :func:`add_backend_arguments`."""
     group.add_argument("--runs", type=run_count, default=runs_default, metavar="K",
                        help=f"K independent runs (at most {MAX_RUNS:,}); run k uses the seed "
                             f"S + {SEED_STRIDE:,}*k (k = 0..K-1), so run 0 is the single run "
                             "with --seed S" + (f" (default {runs_default})" if runs_default
                                                else ""))
+    add_backend_arguments(group, "runs")
+
+
+def add_backend_arguments(group: argparse._ArgumentGroup, work: str) -> None:
+    """``--jobs J``, ``--cluster SPEC`` and ``--quiet``: who computes the ``work`` (runs,
+    claims) and whether a progress bar is drawn; the results never depend on them."""
     group.add_argument("--jobs", type=job_count, default=1, metavar="J",
                        help=f"worker processes (default 1; 0 = one per CPU; at most {MAX_JOBS}); "
                             "the results do not depend on J")
     group.add_argument("--cluster", metavar="SPEC", default=None,
-                       help="run on a Dask cluster instead of --jobs processes: tcp://HOST:8786 "
-                            "(a running dask scheduler) or local:N (start N local workers); "
-                            "needs pip install 'pla-verify[cluster]'; the results do not "
-                            "depend on it")
+                       help=f"compute the {work} on a Dask cluster instead of --jobs processes: "
+                            "tcp://HOST:8786 (a running dask scheduler) or local:N (start N "
+                            "local workers); needs pip install 'pla-verify[cluster]'; the "
+                            "results do not depend on it")
     group.add_argument("--quiet", action="store_true",
                        help="no progress bar (it is drawn on stderr only when stderr is a "
                             "terminal)")
