@@ -46,7 +46,7 @@ class _Prover:
         self.normsq: dict = {}         # pseudo-hypothesis name -> vector v (Dot(v, v) >= 0)
         self.derived: dict = {}        # name of a derived line in scope -> e (meaning e >= 0)
         self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
-        self.deadline: float | None = None  # a time.monotonic() that bounds every search
+        self.deadline: float | None = None  # a time.process_time() (CPU) that bounds every search
 
     def budget(self) -> dict:
         """The keyword that bounds a certificate search by `deadline` (none without one: the
@@ -57,7 +57,7 @@ class _Prover:
 
         from verify.search.claim_certificates import MAX_SECONDS
 
-        return {"seconds": max(0.01, min(MAX_SECONDS, self.deadline - time.monotonic()))}
+        return {"seconds": max(0.01, min(MAX_SECONDS, self.deadline - time.process_time()))}
 
     # ---- hypotheses ---------------------------------------------------------------------------
     def add(self, hyp: Any, shown: str) -> None:
