@@ -54,3 +54,19 @@ def adopter_venv(tmp_path_factory) -> Path:
             make_adopter_venv(base / "adopter")
             ready.touch()
         return ready.parent
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_are_left_as_found(request):
+    """A test that changes this process's SIGINT/SIGTERM handling would leak it into every
+    later test of its worker (a later Ctrl-C test then waits for a KeyboardInterrupt that never
+    comes): the handlers are restored after every test, and a test that changed them fails."""
+    import signal
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    changed = [s.name for s, h in before.items() if signal.getsignal(s) != h]
+    for s, h in before.items():
+        signal.signal(s, h)
+    if changed:
+        pytest.fail(f"{request.node.nodeid} left the handler of {', '.join(changed)} changed")

@@ -90,6 +90,8 @@ def test_every_record_of_the_kernel_is_frozen():
         t.NormSq(x), t.Term(1), t.EqTerm(1, "h"), t.Certificate(), t.Link(">=", 0),
         t.Chain("c", x, ()), t.LemmaUse("u", None), derivation,
         t.Induction(x, x, derivation, derivation), theorem,
+        t.CaseSplit("s", x, fact, derivation, derivation), t.SquareCompare("q", x, ">=", x),
+        t.Antisymmetry("a", x, x),
     ]
     assert {type(r) for r in records} | {t.CheckedTheorem} == {
         c for c in vars(t).values() if isinstance(c, type) and dataclasses.is_dataclass(c)}

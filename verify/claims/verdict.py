@@ -109,8 +109,8 @@ class Verdict:
             return f"assume {condition}"
         if reason.startswith("no certificate found"):
             if _mentions(self.claim, ("sqrt", "abs")):
-                return ("missing: squaring both sides or a case split on the signs of Abs and "
-                        "sqrt arguments (the certificate search knows s >= 0, s**2 = e only)")
+                return ("tried squaring both sides and case splits on the signs of Abs "
+                        "arguments: split the claim, or state a bound on the root as a lemma")
             return ("no certificate from products of at most two assumptions and squares: "
                     "is an assumption missing?")
         return _first_clause(reason)

@@ -90,7 +90,8 @@ def __getattr__(name: str) -> Any:  # PEP 562: ``kernel.Dot`` without importing 
         return import_module(f"verify.kernel.{name}")
     for module, names in _ON_FIRST_USE.items():
         if name in names:
-            value = getattr(import_module(module), name)
-            globals()[name] = value
-            return value
+            # not cached here: the name always follows the module in sys.modules, so a module
+            # imported again (pytester's in-process runs, IPython's autoreload) never leaves
+            # the kernel with two classes of one name
+            return getattr(import_module(module), name)
     raise AttributeError(f"module 'verify.kernel' has no attribute {name!r}")
