@@ -58,15 +58,25 @@ def adopter_venv(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def _signal_handlers_are_left_as_found(request):
-    """A test that changes this process's SIGINT/SIGTERM handling would leak it into every
-    later test of its worker (a later Ctrl-C test then waits for a KeyboardInterrupt that never
-    comes): the handlers are restored after every test, and a test that changed them fails."""
-    import signal
+    """Every test starts with Python's own SIGINT and SIGTERM handling, and leaves it as found.
 
-    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    A changed handler leaks into every later test of its worker: a Ctrl-C test then waits for
+    a KeyboardInterrupt that never comes, and a subprocess inherits an ignored SIGINT.  A
+    handler changed by something outside any test (an import, a module fixture) is reset here
+    with a warning that names the first test to find it; a test that changes one fails."""
+    import signal
+    import warnings
+
+    expected = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    found = {s: signal.getsignal(s) for s in expected}
+    if found != expected:
+        warnings.warn(f"{request.node.nodeid} started with {found}; reset to Python's own "
+                      f"handling", pytest.PytestWarning, stacklevel=1)
+        for s, h in expected.items():
+            signal.signal(s, h)
     yield
-    changed = [s.name for s, h in before.items() if signal.getsignal(s) != h]
-    for s, h in before.items():
+    changed = [s.name for s, h in expected.items() if signal.getsignal(s) != h]
+    for s, h in expected.items():
         signal.signal(s, h)
     if changed:
         pytest.fail(f"{request.node.nodeid} left the handler of {', '.join(changed)} changed")
