@@ -107,7 +107,8 @@ bench-pocket: $(STAMP)
 
 # Mutation testing of the checkers (reliability): every mutant of verify/kernel/, the claims
 # translation and verify/checks/monitor.py against the tests that execute its line, 2 workers,
-# about 7.6 s per mutant (2,759 mutants: hours; --deadline S records a partial run); writes benchmarks/results/mutation.json, which the Design page shows.
+# about 7.6 s per mutant (2,759 mutants: hours; --deadline S records a partial run); writes
+# benchmarks/results/mutation.json, which the Design page shows.
 # MUTATION_ARGS=--reuse reruns only the files changed since; --rerun-survivors also the survivors.
 .PHONY: mutation
 mutation: $(STAMP)
