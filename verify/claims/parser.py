@@ -21,7 +21,6 @@ line 1: attribute access is not allowed
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb

@@ -203,7 +203,6 @@ class _Prover:
     def norm_squares(self) -> list:
         """Pseudo-hypotheses ``Dot(v, v) >= 0`` for the declared vectors, their sums and
         differences (the kernel's rule norm-nonneg), as (name, scalar form, False)."""
-        sp = self.sp
         vectors = [self.tr.expr(("sym", v)) for v in self.claim.vectors]
         from verify.kernel import dot
 

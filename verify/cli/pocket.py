@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from typing import Any
 
 from typing import TYPE_CHECKING
@@ -20,7 +19,6 @@ from pla.files import shown_path
 from pla.dataset import Dataset
 from pla.defaults import POCKET_DEFAULTS
 from pla.exact import format_count, format_vector
-from pla.experiments import SEED_STRIDE
 from verify.cli.data_arguments import add_data_arguments, load_dataset, non_negative_int
 from verify.cli.run import add_eta_and_w0_arguments
 from verify.cli.experiment_output import (

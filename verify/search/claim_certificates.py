@@ -158,7 +158,7 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     if solution is None:
         return None
     terms, eq_terms = [], []
-    for (expr, factors, nonneg, is_strict), c in zip(columns, solution):
+    for (_expr, factors, nonneg, _strict), c in zip(columns, solution):
         if c == 0:
             continue
         if not nonneg:
