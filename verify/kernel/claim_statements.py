@@ -53,7 +53,8 @@ _GOAL_RELATIONS = ("<", "<=", "=", ">=", ">", "!=")
 @dataclass(frozen=True)
 class Atom:
     """``symbol`` stands for ``sqrt(argument)`` (kind ``"sqrt"``) or ``|argument|`` (kind
-    ``"abs"``); ``shown`` is how the reader wrote it.  An atom under a ``Sum`` whose argument uses
+    ``"abs"``); ``shown`` is how the reader wrote it, for messages only (the statement is printed
+    from ``kind`` and ``argument``, never from ``shown``).  An atom under a ``Sum`` whose argument uses
     the sum's index is an indexed symbol ``A[k]`` (one value per index)."""
 
     symbol: Any
@@ -376,11 +377,13 @@ def statement_display(statement: ClaimStatement) -> str:
     sp = _sympy()
     sg = statement.sum
     atoms = statement.atoms + (sg.atoms if sg else ()) + statement.powers
-    shown = {a.symbol: sp.Symbol(a.shown) for a in atoms}
+    shown: dict = {}
     reader = {"=": "=="}
 
     def text(e: Any) -> str:
         return expression_text(sp.S(e).xreplace(shown)).replace("Dot(", "dot(")
+
+    _print_atoms_and_powers(statement, shown, text)
 
     names = sorted(_names(statement) - set(statement.vectors) - {str(a.symbol) for a in atoms}
                    - {str(a.symbol.base.label) for a in atoms
@@ -406,3 +409,33 @@ def statement_display(statement: ClaimStatement) -> str:
                      f"{text(sg.closed)}")
     with_ = f" with {', '.join(conditions)}" if conditions else ""
     return f"{head}{with_}: {', '.join(goals)}"
+
+
+_ATOM_FUNCTIONS = {"sqrt": "sqrt", "abs": "Abs"}
+
+
+def _print_atoms_and_powers(statement: ClaimStatement, shown: dict, text: Any) -> None:
+    """Fill ``shown`` (symbol -> a symbol named as the reader writes it) for every atom and
+    power, printed from its own argument or base: a record's ``shown`` text is the elaborator's
+    and is never used.  One symbol is one atom or power; an atom's argument may use only atoms
+    printed before it (inner atoms first), so none is defined by itself."""
+    sp = _sympy()
+    atoms = list(statement.atoms + (statement.sum.atoms if statement.sum else ()))
+    symbols = [a.symbol for a in atoms] + [p.symbol for p in statement.powers]
+    if len(set(symbols)) != len(symbols):
+        raise DerivationError("two atoms or powers of the claim share one symbol")
+    while atoms:
+        ready = [a for a in atoms if not any(sp.S(a.argument).has(b.symbol) for b in atoms)]
+        if not ready:
+            raise DerivationError(f"the argument of {atoms[0].symbol} uses itself")
+        for a in ready:
+            if a.kind not in _ATOM_FUNCTIONS:
+                raise DerivationError(f"unknown atom kind {a.kind!r}")
+            shown[a.symbol] = sp.Symbol(f"{_ATOM_FUNCTIONS[a.kind]}({text(a.argument)})")
+        atoms = [a for a in atoms if all(a is not r for r in ready)]
+    for p in statement.powers:
+        base = sp.S(p.base)
+        bare = base.is_Symbol or (base.is_Integer and base >= 0)
+        exponent = f"{p.variable}" if p.offset == 0 else \
+            f"({p.variable} {'+' if p.offset > 0 else '-'} {abs(p.offset)})"
+        shown[p.symbol] = sp.Symbol(f"{text(base) if bare else f'({text(base)})'}**{exponent}")

@@ -54,7 +54,8 @@ MAX_START = 64
 @dataclass(frozen=True)
 class Power:
     """``symbol`` stands for ``base**(variable + offset)``, ``variable`` a declared integer;
-    ``shown`` is how the reader wrote it."""
+    ``shown`` is how the reader wrote it, for messages only (the statement is printed from
+    ``base``, ``variable`` and ``offset``, never from ``shown``)."""
 
     symbol: Any
     base: Any
