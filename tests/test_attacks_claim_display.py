@@ -130,3 +130,26 @@ def test_nested_and_indexed_atoms_are_shown_as_written():
     reversed_ = replace(statement, atoms=tuple(reversed(statement.atoms)))
     assert kernel.statement_display(reversed_) == \
         "for all real a, b: Abs(Abs(a) - Abs(b)) <= Abs(a - b)"
+
+
+def test_an_assumed_domain_condition_that_no_assumption_writes_is_refused():
+    """An assumed domain is a hypothesis the display does not show: it must come from a
+    ``sqrt`` the assumptions use, or the reader would see ``x + 1 >= 1`` proved for all x."""
+    statement, proof = _proved("assume: x >= 0\nx + 1 >= 1")
+    forged = replace(statement, assumptions=(), domains=(kernel.Domain(x, "nonneg", True),))
+    with pytest.raises(kernel.DerivationError, match="not the argument of a square root"):
+        kernel.check_claim(forged, proof)
+    nonzero = replace(statement, domains=(kernel.Domain(x, "nonzero", True),))
+    with pytest.raises(kernel.DerivationError, match="not the argument of a square root"):
+        kernel.check_claim(nonzero, proof)
+
+
+@pytest.mark.parametrize("text", [
+    "assume: sqrt(x) >= 1\nx >= 1",
+    "assume: Abs(sqrt(x) - 2) <= 1\nx >= 1",
+    "assume: sqrt(sqrt(x) - 1) >= 0\nx >= 1",
+])
+def test_the_domain_of_a_square_root_in_an_assumption_is_assumed(text):
+    statement, proof = _proved(text)
+    assert any(d.assumed for d in statement.domains)
+    assert kernel.check_claim(statement, proof).shown.startswith("for all real x with ")

@@ -239,14 +239,19 @@ def counterexample_text(point: dict, goal: Relation) -> str:
     >>> counterexample_text({"x": Fraction(1, 4)}, goal)
     'x = 1/4: sqrt(x) = 1/2 > x = 1/4'
     """
-    where = ", ".join(f"{k} = {fmt(v)}" for k, v in point.items())
+    where = _at(point)
     left, right = goal.text.split(f" {goal.op} ", 1) if f" {goal.op} " in goal.text else \
         (goal.text, "")
     try:
         lv, rv = _evaluate(goal.lhs, point), _evaluate(goal.rhs, point)
     except (_Undefined, _Irrational):
-        return f"{where}: {goal.text} is false"
-    return f"{where}: {_side(left.strip(), lv)} {_NEGATION[goal.op]} {_side(right.strip(), rv)}"
+        return f"{where}{goal.text} is false"
+    return f"{where}{_side(left.strip(), lv)} {_NEGATION[goal.op]} {_side(right.strip(), rv)}"
+
+
+def _at(point: dict) -> str:
+    """``x = 1/4, y = 2: `` (nothing for a claim without variables)."""
+    return ", ".join(f"{k} = {fmt(v)}" for k, v in point.items()) + ": " if point else ""
 
 
 def refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
@@ -274,8 +279,7 @@ def refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
                     tried.append((values[0], _evaluate(goal.lhs, point) -
                                   _evaluate(goal.rhs, point)))
             except _Undefined as exc:
-                where = ", ".join(f"{k} = {fmt(v)}" for k, v in point.items())
-                return point, goal, f"{where}: undefined ({exc})"
+                return point, goal, f"{_at(point)}undefined ({exc})"
             except _Irrational:
                 continue
         return None

@@ -231,9 +231,9 @@ def _negation_proved(claim: Claim) -> tuple[str, str] | None:
         left, right = _sides(goal)
         op = _NEGATED[goal.op]
         negated = Relation(goal.lhs, op, goal.rhs, f"{left} {op} {right}")
-        status, text, _ = _prove(replace(claim, goals=(negated,)), vacuity=False)
+        status, text, _, shown = _propose(replace(claim, goals=(negated,)), vacuity=False)
         if status == "proved":
-            return f"{goal.text} is false: the kernel proved {negated.text}", text
+            return f"{goal.text} is false: the kernel proved {shown}", text
     return None
 
 

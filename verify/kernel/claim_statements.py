@@ -175,14 +175,35 @@ def _constant_sign(e: Any) -> Any:
     return value if value.is_Rational else None
 
 
+def _assumed_domains(statement: ClaimStatement) -> set[str]:
+    """The texts ``e >= 0`` of the assumed domain conditions, each checked to be the argument of
+    a square root that the assumptions use (directly or inside another atom): writing
+    ``sqrt(e)`` in an assumption assumes ``e >= 0``, and nothing else is assumed unseen."""
+    sp = _sympy()
+    used: list = []
+    pending = [x for f in statement.assumptions for x in (f.lhs, f.rhs)]
+    while pending:
+        e = sp.S(pending.pop())
+        for a in statement.atoms:
+            if all(a is not u for u in used) and e.has(a.symbol):
+                used.append(a)
+                pending.append(a.argument)
+    roots = {content_text(Fact(a.argument, ">=", 0)) for a in used if a.kind == "sqrt"}
+    for d in statement.domains:
+        text = content_text(Fact(d.expr, ">=", 0))
+        if d.assumed and (d.kind != "nonneg" or text not in roots):
+            raise DerivationError(f"the assumed domain condition {text} is not the argument of "
+                                  f"a square root in the assumptions")
+    return roots
+
+
 class _Context:
     """The hypotheses a claim's proof may use so far (canonical texts)."""
 
     def __init__(self, statement: ClaimStatement) -> None:
         self.statement = statement
         self.allowed: set[str] = {content_text(a) for a in statement.assumptions}
-        self.allowed |= {content_text(Fact(d.expr, ">=", 0)) for d in statement.domains
-                         if d.assumed and d.kind == "nonneg"}
+        self.allowed |= _assumed_domains(statement)
         self.unlock()
 
     def nonneg_known(self, e: Any) -> bool:
