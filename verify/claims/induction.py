@@ -141,8 +141,6 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
             expr, kind = h.content.normal()
             if kind != "=0":
                 outer.append((h.name, sp.expand(expr), kind == ">0"))
-    names = ["IH"] if len(skeleton.conclusions) == 1 else \
-        [f"IH{k}" for k in range(1, len(skeleton.conclusions) + 1)]
 
     def link(goal: Any, at: Any, defs: list, extra: list, eqs: list) -> Any:
         """The chain ``lhs rel rhs`` of ``goal`` at ``T = at``: each power's term replaced by
@@ -182,9 +180,42 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
         eq_terms += [kernel.EqTerm(sp.S(m).xreplace(back), name) for m, name in found.eq_terms]
         return kernel.Link(goal.rel, rhs, kernel.Certificate(terms, tuple(eq_terms)))
 
+    def proof(conclusions: tuple) -> Any:
+        """The induction proving ``conclusions`` (the goals, then any invariants)."""
+        names = ["IH"] if len(conclusions) == 1 else \
+            [f"IH{k}" for k in range(1, len(conclusions) + 1)]
+        return _induction(kernel, sp, T, t, names, conclusions, starts, nexts, link)
+
+    try:
+        main = replace(skeleton, proof=proof(skeleton.conclusions))
+    except _Unproved as first:
+        # a stronger hypothesis: each power sequence P[T] >= 0 too (a**n <= b**n needs a**n >= 0
+        # in the step); the kernel proves these invariants with the goals and drops them
+        invariants = tuple(kernel.Fact(h.content.lhs.base[T], ">=", 0) for h in starts)
+        conclusions = skeleton.conclusions + invariants
+        try:
+            main = replace(skeleton, conclusions=conclusions, proof=proof(conclusions))
+        except _Unproved:
+            raise first from None
+    checked = kernel.check_claim(prover.statement, kernel.ClaimProof((), main))
+    n = prover.statement.powers[0].variable
+    low = kernel.power_lower_bound(prover.statement.assumptions, n)
+    shown = ", ".join(p.shown for p in prover.statement.powers)
+    bases = [sp.cancel(h.content.rhs / h.content.lhs.base[t]) for h in nexts]
+    stronger = f", with {' and '.join(f'({tr.show(b)})**{n} >= 0' for b in bases)} proved " \
+        f"along" if len(main.conclusions) > len(skeleton.conclusions) else ""
+    return checked, (f"by induction on {n} from {n} = {low}, checked by the kernel: {shown} "
+                     f"at {n} = {low} by its value, at {n} + 1 as its base times its value at "
+                     f"{n} (the induction hypothesis and {n} >= {low} give the step{stronger})")
+
+
+def _induction(kernel: Any, sp: Any, T: Any, t: Any, names: list, conclusions: tuple,
+               starts: list, nexts: list, link: Any) -> Any:
+    """The kernel Induction of ``conclusions``: each at T = 0 from the start values, each at
+    T = t + 1 from all of them at t (the induction hypotheses) and the recurrences."""
     base_lines, step_lines = [], []
     ihs = []
-    for name, goal in zip(names, skeleton.conclusions):
+    for name, goal in zip(names, conclusions):
         expr, kind = kernel.Fact(sp.S(goal.lhs).xreplace({T: t}), goal.rel,
                                  sp.S(goal.rhs).xreplace({T: t})).normal()
         if kind == "=0":
@@ -193,7 +224,7 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
             ihs.append((name, expr, kind == ">0"))
     ineq_ihs = [h for h in ihs if len(h) == 3]
     eq_ihs = [h for h in ihs if len(h) == 2]
-    for k, goal in enumerate(skeleton.conclusions, 1):
+    for k, goal in enumerate(conclusions, 1):
         base_lines.append(kernel.Chain(f"base{k}", sp.S(goal.lhs).xreplace({T: 0}),
                                        (link(goal, 0, starts, [], []),)))
         at = {T: t + 1}
@@ -201,12 +232,5 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
         step_lines.append(kernel.Chain(f"step{k}", sp.S(goal.lhs).xreplace(at),
                                        (link(goal, t + 1, nxt, ineq_ihs + [(f"{t}>=0", t, False)],
                                              eq_ihs),)))
-    main = replace(skeleton, proof=kernel.Induction(T, t, kernel.Derivation(tuple(base_lines)),
-                                                    kernel.Derivation(tuple(step_lines))))
-    checked = kernel.check_claim(prover.statement, kernel.ClaimProof((), main))
-    n = prover.statement.powers[0].variable
-    low = kernel.power_lower_bound(prover.statement.assumptions, n)
-    shown = ", ".join(p.shown for p in prover.statement.powers)
-    return checked, (f"by induction on {n} from {n} = {low}, checked by the kernel: {shown} "
-                     f"at {n} = {low} by its value, at {n} + 1 as its base times its value at "
-                     f"{n} (the induction hypothesis and {n} >= {low} give the step)")
+    return kernel.Induction(T, t, kernel.Derivation(tuple(base_lines)),
+                            kernel.Derivation(tuple(step_lines)))

@@ -36,6 +36,17 @@ Ltac squares_nonneg :=
       end
   end.
 
+(** Every [x ^ k] of the goal whose base [lra] shows >= 0 is >= 0 ([pow_le]): the invariant
+    [x ^ n >= 0] a stronger induction hypothesis carries ([a ^ n <= b ^ n] for [0 <= a <= b]). *)
+Ltac powers_nonneg :=
+  repeat match goal with
+  | |- context [?x ^ ?k] =>
+      lazymatch goal with
+      | _ : 0 <= x ^ k |- _ => fail
+      | _ => assert (0 <= x ^ k) by (apply pow_le; lra)
+      end
+  end.
+
 Ltac claim_close :=
   first [ lra | nra | (field; nonzero) | (abs_cases; nra) | (squares_nonneg; abs_cases; nra) ].
 

@@ -95,7 +95,7 @@ def power_script(printer: Any, claim: Any, names: list[str], hyp_names: list[str
     if not sums:
         return lines + ["  induction T as [|t IH].", "  - simpl. claim_close.",
                         "  - rewrite ?S_INR. simpl pow. pose proof (pos_INR t). "
-                        "first [ claim_close | nra ]."]
+                        "first [ claim_close | nra | (powers_nonneg; nra) ]."]
     _, body, index, start, _ = sums[0]
     conditions = [d for kind, d in _nonzero(claim.goals) if kind == "nonzero"]
     if len(conditions) > 1:

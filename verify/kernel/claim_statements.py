@@ -32,7 +32,7 @@ for all real a with a >= 0: a + 1 > 0
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from verify.kernel.claim_names import fresh_name as _fresh
@@ -379,14 +379,23 @@ def _check_induction(statement: ClaimStatement, proof: ClaimProof,
     main = proof.main
     if proof.domains:
         raise DerivationError("a claim proved by induction has no domain theorems")
-    if statement_text(main) != statement_text(expected):
+    if type(main) is not Theorem:
+        raise DerivationError("the claim's proof is a kernel Theorem")
+
+    def stated(theorem: Theorem) -> str:
+        """Its statement without the invariants: conclusions after the goals, which the
+        induction proves with them (a stronger hypothesis) and the claim then drops."""
+        return statement_text(replace(theorem, conclusions=theorem.conclusions[:goals]))
+
+    goals = len(expected.conclusions)
+    if stated(main) != statement_text(expected):
         raise DerivationError("the induction theorem does not state the claim:\n"
-                              f"{statement_text(main)}\nexpected:\n{statement_text(expected)}")
+                              f"{stated(main)}\nexpected:\n{statement_text(expected)}")
     if not (isinstance(main.proof, Induction) and main.proof.variable == expected.proof.variable
             and main.proof.index == expected.proof.index):
         raise DerivationError("the claim is proved by induction on the kernel's T and t")
     checked = check_theorem(main)
-    if statement_text(checked.theorem) != statement_text(expected):
+    if stated(checked.theorem) != statement_text(expected):
         raise DerivationError("the checked induction theorem does not state the claim")
     return CheckedClaim(statement, statement_display(statement), (checked,))
 
