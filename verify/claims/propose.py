@@ -14,6 +14,8 @@ here can make a claim unproved, never proved.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any
 
 from verify.claims.elaborate import atoms_in, domain_conditions, elaborate
@@ -121,8 +123,16 @@ class _Prover:
         from verify.search.claim_certificates import find_certificate, reduce_rewrites
 
         sp, kernel = self.sp, self.kernel
-        if sp.fraction(sp.together(sp.S(target)))[1].free_symbols:
-            return None  # a rational function (e.g. a denominator 1/a + 1/b): not searched
+        numerator, den = sp.fraction(sp.together(sp.S(target)))
+        if den.free_symbols:  # 1/a + 1/b: times a*b (a > 0, b > 0 known) it is a + b
+            try:
+                divisors = self.divisors(den)
+            except _Unproved:
+                return None
+            positive = dict((n, e) for n, e, _ in self.facts()[0])
+            p = sp.Mul(*[positive[d] for d in divisors])
+            cleared = self.certificate(sp.expand(sp.cancel(p / den) * numerator), strict, equality)
+            return None if cleared is None else replace(cleared, divisors=tuple(divisors))
         flat = self.scalar_form
         rewrites = {t: (k, flat(rhs)) for t, (k, rhs) in self.rewrites.items()}
         target = reduce_rewrites(flat(target), rewrites)
@@ -321,7 +331,9 @@ class _Prover:
                 continue  # a nonzero constant (the parser refused a zero one)
             for rel, word in ((">", "> 0"), ("<", "< 0")):
                 if self.prove_fact(name, expr, rel):
-                    self.add(kernel.Hyp(name, kernel.Fact(expr, rel, 0)), f"{shown} {word}")
+                    if not sp.fraction(sp.together(expr))[1].free_symbols:  # not 1/a + 1/b:
+                        # the kernel takes no hypothesis with a variable denominator
+                        self.add(kernel.Hyp(name, kernel.Fact(expr, rel, 0)), f"{shown} {word}")
                     self.domain.append(f"{shown} != 0: {shown} {word} proved from the "
                                        f"assumptions")
                     break

@@ -40,13 +40,14 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     signs of the goal's Abs arguments; :class:`_Unproved` with the first reason otherwise."""
     atoms = {a.symbol for a in prover.statement.atoms}
     with_atoms = goal.op != "!=" and bool(_difference(prover, goal).free_symbols & atoms)
+    before = _denominator_lines(prover, j, goal)
     if with_atoms:  # squaring first: the plain search on atoms may run out of its budget
         found = _within(prover, SQUARES_SECONDS, _halves, j, goal, True)
         if found is not None:
-            return found
+            return found[0], before + found[1], found[2]
     try:
         conclusion, line, text = prover.goal(j, goal)
-        return conclusion, (line,), text
+        return conclusion, before + (line,), text
     except (_Unproved, SearchLimitReached) as exc:
         first = exc
     found = None
@@ -56,7 +57,28 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
         found = _within(prover, CASES_SECONDS, _by_cases, j, goal)
     if found is None:
         raise first
-    return found
+    return found[0], before + found[1], found[2]
+
+
+def _denominator_lines(prover: _Prover, j: int, goal: Relation) -> tuple:
+    """A line ``den > 0`` for the goal's denominator when no product of known positive facts
+    is it but they prove it (``2/(1/a + 1/b)``: ``a + b > 0`` from ``a > 0``, ``b > 0``); it is
+    then a divisor like any positive fact, for the rest of the claim."""
+    kernel, sp = prover.kernel, prover.sp
+    den = sp.fraction(sp.together(_difference(prover, goal)))[1]
+    if not den.free_symbols:
+        return ()
+    try:
+        prover.divisors(den)
+        return ()
+    except _Unproved:
+        pass
+    certificate = prover.certificate(sp.expand(den), strict=True)
+    if certificate is None:
+        return ()
+    name = f"denominator{j}"
+    prover.derived[name], prover.derived_kinds[name] = sp.expand(den), ">0"
+    return (kernel.Chain(name, den, (kernel.Link(">", 0, certificate),)),)
 
 
 def _within(prover: _Prover, seconds: float, strategy: Any, *args: Any) -> Any:

@@ -47,8 +47,15 @@ Ltac powers_nonneg :=
       end
   end.
 
+(** A sum, product or quotient of positive parts is positive ([0 < 1/a + 1/b] from [a > 0],
+    [b > 0]): the domain of [2/(1/a + 1/b)]. *)
+Ltac positive_parts :=
+  repeat first [ apply Rplus_lt_0_compat | apply Rmult_lt_0_compat | apply Rdiv_lt_0_compat
+               | apply Rinv_0_lt_compat ]; lra.
+
 Ltac claim_close :=
-  first [ lra | nra | (field; nonzero) | (abs_cases; nra) | (squares_nonneg; abs_cases; nra) ].
+  first [ lra | nra | (field; nonzero) | (abs_cases; nra) | (squares_nonneg; abs_cases; nra)
+        | positive_parts ].
 
 (** [ipow x k] is [x ^ k] for a natural number [k] given as a real: a power of a sum's index
     ([Sum(r**k, (k, 0, n))] is [psum (fun k => ipow r k) 0 T]). *)
