@@ -94,10 +94,10 @@ def test_a_refuted_claim_says_its_verdict_once():
 
 def test_an_unproved_claim_is_one_line_and_one_short_hint():
     claim = check_markdown_text("```claim\nassume: a > 0, b > 0\n"
-                                "2/(1/a + 1/b) <= sqrt(a*b)\n```\n")[0]
+                                "sqrt(a*b)/(a + b - sqrt(a*b)) > 0\n```\n")[0]
     lines = verdict_lines(claim).split("\n")
-    assert lines[0] == "<text>:1: unproved: assume a > 0, b > 0: 2/(1/a + 1/b) <= sqrt(a*b)" \
-                       "  [FAILS: expected proved]"
+    assert lines[0] == "<text>:1: unproved: assume a > 0, b > 0: " \
+                       "sqrt(a*b)/(a + b - sqrt(a*b)) > 0  [FAILS: expected proved]"
     assert len(lines) == 2 and lines[1].startswith("    hint: assume ")
     assert len(lines[1]) <= 170
 
