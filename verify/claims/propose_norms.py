@@ -24,8 +24,8 @@ claim unproved, never proved.
 >>> lines, text = cauchy_schwarz_lines(prover)
 >>> [type(line).__name__ for line in lines]
 ['CaseSplit', 'CaseSplit', 'CaseSplit']
->>> print(text)
-Cauchy-Schwarz: dot(u, v)**2 <= dot(u, u)*dot(v, v); |dot(u, v)| <= norm(u)*norm(v)
+>>> text.split("; ")[-1]
+'|dot(u, v)| <= norm(u)*norm(v)'
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def cauchy_schwarz_lines(prover: _Prover) -> tuple[tuple, str]:
             name = f"cauchy_schwarz_{u}_{v}"
             lines.append(_squared_line(kernel, name, u, v))
             _derive(prover, name, kernel.dot(u, u) * kernel.dot(v, v) - kernel.dot(u, v) ** 2)
-            texts.append(f"dot({u}, {v})**2 <= dot({u}, {u})*dot({v}, {v})")
+            texts.append(_squared_text(u, v))
             if u in norms and v in norms:
                 product = norms[u].symbol * norms[v].symbol
                 facts = (_nonneg_name(kernel, norms[u]), _nonneg_name(kernel, norms[v]))
@@ -107,6 +107,22 @@ def _squared_line(kernel: Any, name: str, u: Any, v: Any) -> Any:
             (kernel.Term(1, (kernel.NormSq(a * u - b * v),)),), divisors=(name,))),)),
     ))
     return kernel.CaseSplit(name, -a, goal, zero_case, positive_case)
+
+
+def _squared_text(u: Any, v: Any) -> str:
+    """The Cauchy–Schwarz line as a reader checks it (both cases of the split).
+
+    >>> print(_squared_text("u", "v"))
+    dot(u, v)**2 <= dot(u, u)*dot(v, v) by cases on dot(v, v): if > 0, \
+dot(v, v)*(dot(u, u)*dot(v, v) - dot(u, v)**2) = dot(z, z) for z = dot(v, v)*u - dot(u, v)*v; \
+if <= 0, (dot(u, u) + 2)*(dot(u, u)*dot(v, v) - dot(u, v)**2) = dot(z, z) - dot(v, v) for \
+z = dot(u, v)*u - (dot(u, u) + 1)*v
+    """
+    a, b, c = f"dot({v}, {v})", f"dot({u}, {v})", f"dot({u}, {u})"
+    gap = f"{c}*{a} - {b}**2"
+    return (f"{b}**2 <= {c}*{a} by cases on {a}: if > 0, {a}*({gap}) = dot(z, z) for "
+            f"z = {a}*{u} - {b}*{v}; if <= 0, ({c} + 2)*({gap}) = dot(z, z) - {a} for "
+            f"z = {b}*{u} - ({c} + 1)*{v}")
 
 
 def _norm_line(kernel: Any, name: str, product: Any, e: Any, facts: tuple[str, str]) -> Any:
