@@ -18,8 +18,20 @@ from verify.claims.propose import _Prover
 from verify.claims.propose_norms import cauchy_schwarz_lines, needs_cauchy_schwarz
 from verify.claims.verdict import _propose, check_claim_text
 from verify.kernel import (
-    CaseSplit, Certificate, Chain, Derivation, DerivationError, Fact, Hyp, Link, NormSq,
-    Rewrite, Term, Theorem, check_theorem, dot,
+    CaseSplit,
+    Certificate,
+    Chain,
+    Derivation,
+    DerivationError,
+    Fact,
+    Hyp,
+    Link,
+    NormSq,
+    Rewrite,
+    Term,
+    Theorem,
+    check_theorem,
+    dot,
 )
 
 u, v = sympy.symbols("u v")
@@ -74,7 +86,7 @@ def _proposed_lines(text: str) -> tuple:
 def test_the_proposed_lines_use_the_case_split_and_the_kernel_checks_each_conclusion():
     prover, lines = _proposed_lines(FACTS[2])
     assert [line.name for line in lines] == [
-        "cauchy_schwarz_u_v", "cauchy_schwarz_u_v_norms_above", "cauchy_schwarz_u_v_norms_below"]
+        "cauchy_schwarz_0_1", "cauchy_schwarz_0_1_norms_above", "cauchy_schwarz_0_1_norms_below"]
     split = lines[0]
     assert split.expr == -dot(prover.tr.expr(("sym", "v")), prover.tr.expr(("sym", "v")))
     for k, line in enumerate(lines):

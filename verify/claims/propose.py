@@ -146,7 +146,8 @@ class _Prover:
                 return found
             found = _multiple_of_one_fact(self.sp, target, ineqs, strict)
             near = target.free_symbols
-            if near and found is None:  # first only the facts about the target's own variables: a smaller search
+            # first only the facts about the target's own variables: a smaller search
+            if near and found is None:
                 small = ([h for h in ineqs if h[1].free_symbols <= near],
                          [e for e in equalities if e[1].free_symbols <= near],
                          {t: r for t, r in rewrites.items() if t in near})
@@ -451,9 +452,10 @@ def _multiple_of_one_fact(sp: Any, target: Any, ineqs: list, strict: bool) -> An
     """
     from verify.search.claim_certificates import FoundCertificate
 
+    if not target.free_symbols:
+        return None
     for name, expr, is_strict in ineqs:
-        if expr.free_symbols != target.free_symbols or not target.free_symbols or \
-                (strict and not is_strict):
+        if expr.free_symbols != target.free_symbols or (strict and not is_strict):
             continue
         ratio = sp.cancel(target / expr)
         if ratio.is_Rational and ratio > 0:

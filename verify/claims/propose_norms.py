@@ -52,10 +52,12 @@ def needs_cauchy_schwarz(prover: _Prover) -> bool:
         return True
     for goal in prover.statement.goals:
         form = prover.scalar_form(sp.S(goal.lhs) - sp.S(goal.rhs))
-        dots = list(prover.dots.values())
-        if dots and form.free_symbols & set(dots) and \
-                sp.Poly(form, *dots).total_degree() >= 2:
-            return True
+        dots = [d for d in prover.dots.values() if d in form.free_symbols]
+        try:
+            if dots and sp.Poly(form, *dots).total_degree() >= 2:
+                return True
+        except sp.PolynomialError:  # an inner product in a denominator: not a polynomial
+            continue
     return False
 
 
@@ -73,8 +75,8 @@ def cauchy_schwarz_lines(prover: _Prover) -> tuple[tuple, str]:
     lines: list = []
     texts: list[str] = []
     for i, u in enumerate(vectors):
-        for v in vectors[i + 1:]:
-            name = f"cauchy_schwarz_{u}_{v}"
+        for j, v in enumerate(vectors[i + 1:]):
+            name = f"cauchy_schwarz_{i}_{i + 1 + j}"
             lines.append(_squared_line(kernel, name, u, v))
             _derive(prover, name, kernel.dot(u, u) * kernel.dot(v, v) - kernel.dot(u, v) ** 2)
             texts.append(_squared_text(u, v))
