@@ -216,3 +216,18 @@ def test_a_proposer_adding_a_false_fact_to_its_cauchy_schwarz_lines_proves_nothi
     status, reason, *_ = _propose(parse_claim(f"vectors: u, v\n{goal}"), vacuity=False)
     assert status == "unproved"
     assert "no hypothesis or earlier line named 'forged'" in reason
+
+
+def test_the_one_fact_shortcut_keeps_signs_and_strictness():
+    """A goal that is one earlier line up to a positive factor skips the search; a negative
+    factor, a strict goal from a non-strict fact, or another expression does not."""
+    from verify.claims.propose import _multiple_of_one_fact
+
+    x, y = sympy.symbols("x y")
+    facts = [("h", x - y, False)]
+    assert _multiple_of_one_fact(sympy, 3 * x - 3 * y, facts, False).terms == ((3, ("h",)),)
+    assert _multiple_of_one_fact(sympy, y - x, facts, False) is None
+    assert _multiple_of_one_fact(sympy, x - y, facts, True) is None
+    assert _multiple_of_one_fact(sympy, x - 2 * y, facts, False) is None
+    assert _multiple_of_one_fact(sympy, x - y, [("s", 2 * x - 2 * y, True)], True).terms == \
+        ((sympy.Rational(1, 2), ("s",)),)
