@@ -190,3 +190,21 @@ def test_claims_proved_by_squares_antisymmetry_and_case_splits_are_accepted_by_c
     assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
     assert check_proved_claims(verdicts, str(tmp_path)) == []
     assert len(list(tmp_path.glob("Claim_*.vo"))) == len(texts)
+
+
+def test_the_norm_facts_are_accepted_by_coq(tmp_path):
+    """Issue 25: Cauchy-Schwarz without a hypothesis, |dot(u, v)| <= norm(u)*norm(v) and the
+    vector triangle inequality: Claims.v proves Cauchy-Schwarz once (by the kernel's case
+    split on dot v v) and each claim file poses it for its pair of vectors."""
+    _coqc()
+    from verify.claims import check_claim_text
+
+    texts = ["vectors: u, v\ndot(u, v)**2 <= dot(u, u)*dot(v, v)",
+             "vectors: u, v\nnorm(u + v) <= norm(u) + norm(v)",
+             "vectors: u, v\nAbs(dot(u, v)) <= norm(u)*norm(v)"]
+    verdicts = [(f"norms.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
+    assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
+    assert check_proved_claims(verdicts, str(tmp_path)) == []
+    script = (tmp_path / "Claim_2.v").read_text()
+    assert "pose proof (cauchy_schwarz u v)." in script
+    assert "destruct (norms_above_dot u v)." in script

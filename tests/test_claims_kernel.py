@@ -20,7 +20,7 @@ from verify.search import claim_certificates
 def test_a_lying_certificate_search_is_caught_by_the_kernel(monkeypatch, text):
     calls = []
 
-    def lying(target, hyps, equalities, rewrites, strict=False):
+    def lying(target, hyps, equalities, rewrites, strict=False, **budget):
         calls.append(target)
         return claim_certificates.FoundCertificate(((1, ()),), ())   # "target = 1"
 

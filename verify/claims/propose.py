@@ -154,9 +154,10 @@ class _Prover:
             found = _constant_root_certificate(self, target, strict)
             if found is not None:
                 return found
-            found = None
+            found = _multiple_of_one_fact(self.sp, target, ineqs, strict)
             near = target.free_symbols
-            if near:  # first only the facts about the target's own variables: a smaller search
+            # first only the facts about the target's own variables: a smaller search
+            if near and found is None:
                 small = ([h for h in ineqs if h[1].free_symbols <= near],
                          [e for e in equalities if e[1].free_symbols <= near],
                          {t: r for t, r in rewrites.items() if t in near})
@@ -449,6 +450,29 @@ class _Prover:
 def _sides(goal: Relation) -> tuple[str, str]:
     left, right = goal.text.split(f" {goal.op} ", 1)
     return left.strip(), right.strip()
+
+
+def _multiple_of_one_fact(sp: Any, target: Any, ineqs: list, strict: bool) -> Any:
+    """``target = c*fact`` (c > 0 rational) for one fact ``(name, expr, is_strict)`` of
+    ``ineqs``, as a search result, or None: the shortcut for a goal that is one earlier line
+    (a Cauchy–Schwarz line of :mod:`verify.claims.propose_norms`) up to a positive factor.
+
+    >>> import sympy
+    >>> a, b = sympy.symbols("a b")
+    >>> _multiple_of_one_fact(sympy, 2*a - 2*b, [("h", a - b, False)], False).terms
+    ((2, ('h',)),)
+    """
+    from verify.search.claim_certificates import FoundCertificate
+
+    if not target.free_symbols:
+        return None
+    for name, expr, is_strict in ineqs:
+        if expr.free_symbols != target.free_symbols or (strict and not is_strict):
+            continue
+        ratio = sp.cancel(target / expr)
+        if ratio.is_Rational and ratio > 0:
+            return FoundCertificate(((ratio, (name,)),), ())
+    return None
 
 
 def _constant_root_certificate(prover: _Prover, target: Any, strict: bool) -> Any:

@@ -177,6 +177,7 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
     from verify.claims.elaborate import ElaborationRefused
     from verify.claims.induction import prove_power, prove_sum
     from verify.claims.propose import _Prover, _Unproved
+    from verify.claims.propose_norms import cauchy_schwarz_lines
     from verify.claims.propose_roots import goal_lines
     from verify.search.claim_certificates import SearchLimitReached
 
@@ -197,6 +198,10 @@ def _propose(claim: Claim, vacuity: bool) -> tuple[str, str, tuple[str, ...], st
             return "proved", text, (), checked.shown
         prover.goal_domains()
         conclusions, lines, texts = [], [], []
+        cauchy_schwarz, text = cauchy_schwarz_lines(prover)  # () unless a goal needs it
+        if cauchy_schwarz:
+            lines.extend(cauchy_schwarz)
+            texts.append(text)
         for j, goal in enumerate(claim.goals, 1):
             conclusion, goal_lines_, text = goal_lines(prover, j, goal)
             conclusions.append(conclusion)

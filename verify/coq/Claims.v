@@ -69,3 +69,39 @@ Proof.
   rewrite H. replace (Z.of_nat m + 1 - 1)%Z with (Z.of_nat m) by ring.
   rewrite Nat2Z.id. reflexivity.
 Qed.
+
+(** Cauchy–Schwarz in any real inner-product space, proved as the kernel proves it: by cases
+    on dot v v (when it is 0, (dot u u + 2) (dot u u dot v v - (dot u v)^2) is
+    dot w w - dot v v with w = (dot u v) u - (dot u u + 1) v; when it is > 0,
+    dot v v (dot u u dot v v - (dot u v)^2) is dot w w with w = (dot v v) u - (dot u v) v). *)
+Section Norms.
+  Context {V : Type} {IP : InnerProductSpace V}.
+
+  Lemma cauchy_schwarz : forall u v, dot u v ^ 2 <= dot u u * dot v v.
+  Proof.
+    intros u v. pose proof (dot_nonneg u) as Hu.
+    destruct (Rle_or_lt (dot v v) 0) as [Hz | Hp].
+    - pose proof (dot_nonneg (vadd (vscale (dot u v) u) (vscale (- (dot u u + 1)) v))) as H.
+      repeat first [ rewrite dot_add_l in H | rewrite dot_add_r in H
+                   | rewrite dot_scale_l in H | rewrite dot_scale_r in H ].
+      rewrite (dot_sym v u) in H.
+      apply (by_certificate_le (dot u u + 2)); [ lra | nra ].
+    - pose proof (dot_nonneg (vadd (vscale (dot v v) u) (vscale (- dot u v) v))) as H.
+      repeat first [ rewrite dot_add_l in H | rewrite dot_add_r in H
+                   | rewrite dot_scale_l in H | rewrite dot_scale_r in H ].
+      rewrite (dot_sym v u) in H.
+      apply (by_certificate_le (dot v v)); [ lra | nra ].
+  Qed.
+
+  (** Its root form, both signs: |dot u v| <= norm u * norm v with norm u = sqrt (dot u u). *)
+  Lemma norms_above_dot : forall u v,
+    dot u v <= sqrt (dot u u) * sqrt (dot v v) /\ - dot u v <= sqrt (dot u u) * sqrt (dot v v).
+  Proof.
+    intros u v.
+    assert (H : Rabs (dot u v) <= sqrt (dot u u) * sqrt (dot v v)).
+    { rewrite <- sqrt_mult by apply dot_nonneg. rewrite <- sqrt_Rsqr_abs.
+      apply sqrt_le_1_alt. unfold Rsqr. pose proof (cauchy_schwarz u v). nra. }
+    split; eapply Rle_trans; [ apply Rle_abs | exact H | | exact H ].
+    rewrite <- Rabs_Ropp. apply Rle_abs.
+  Qed.
+End Norms.

@@ -57,7 +57,7 @@ _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "fo
              "Rlt_not_eq", "by_certificate_le", "by_certificate_lt", "by_certificate_eq", "S_INR",
              "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
              "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt",
-             "ipow", "ipow_nat"}
+             "ipow", "ipow_nat", "cauchy_schwarz", "norms_above_dot"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -393,12 +393,34 @@ def _vector_script(claim: Claim) -> list[str]:
                 candidates.append(f"(vadd (vscale (dot {v} {v}) {u}) "
                                   f"(vscale (- dot {u} {v}) {v}))")
     lines += [f"  pose proof (dot_nonneg {c})." for c in candidates]
+    norms = _norms(claim)
+    for i, u in enumerate(vectors):  # Claims.v proves Cauchy-Schwarz once, by its case split
+        for v in vectors[i + 1:]:
+            lines.append(f"  pose proof (cauchy_schwarz {_name(u)} {_name(v)}).")
+            if u in norms and v in norms:
+                lines.append(f"  destruct (norms_above_dot {_name(u)} {_name(v)}).")
     lines.append("  repeat first [ rewrite dot_add_l in * | rewrite dot_add_r in * "
                  "| rewrite dot_scale_l in * | rewrite dot_scale_r in * ].")
     for i, u in enumerate(vectors):
         for v in vectors[i + 1:]:
             lines.append(f"  try rewrite !(dot_sym {v} {u}) in *.")
     return lines
+
+
+def _norms(claim: Claim) -> set[str]:
+    """The vectors ``u`` whose norm ``sqrt(dot(u, u))`` (``norm(u)``) the claim uses."""
+    found: set[str] = set()
+
+    def walk(e: tuple) -> None:
+        if e[0] == "sqrt" and e[1][0] == "dot" and e[1][1] == e[1][2] and e[1][1][0] == "sym":
+            found.add(e[1][1][1])
+        for child in e[1:]:
+            if isinstance(child, tuple):
+                walk(child)
+    for r in (*claim.assumptions, *claim.goals):
+        walk(r.lhs)
+        walk(r.rhs)
+    return found
 
 
 def _sum_script(printer: _Printer, claim: Claim, names: list[str],
