@@ -190,3 +190,17 @@ def test_claims_proved_by_squares_antisymmetry_and_case_splits_are_accepted_by_c
     assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
     assert check_proved_claims(verdicts, str(tmp_path)) == []
     assert len(list(tmp_path.glob("Claim_*.vo"))) == len(texts)
+
+
+def test_an_equality_whose_denominator_is_only_assumed_nonzero_is_accepted_by_coq(tmp_path):
+    """Issue 25: the geometric closed form with only r != 1 (the kernel's cleared numerator):
+    Coq is told 1 - r <> 0, not a sign read at one point, and clears it with its square."""
+    _coqc()
+    from verify.claims import check_claim_text
+
+    texts = ["assume: r != 1\n1 + r + r**2 + r**3 == (1 - r**4)/(1 - r)",
+             "assume: x != 0, x*y == 1\ny == 1/x"]
+    verdicts = [(f"facts.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
+    assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
+    assert check_proved_claims(verdicts, str(tmp_path)) == []
+    assert "(1 - r) <> 0) by claim_close" in (tmp_path / "Claim_1.v").read_text()
