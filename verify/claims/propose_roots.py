@@ -71,7 +71,7 @@ def _cleared(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] 
     kernel, sp = prover.kernel, prover.sp
     stated = prover.statement.goals[j - 1]
     fact = cleared_equality(prover.statement, stated)
-    if goal.op != "==" or fact == kernel.Fact(stated.lhs, stated.op, stated.rhs):
+    if fact is None:
         return None
     numerator = fact.lhs
     if sp.expand(numerator) == 0:

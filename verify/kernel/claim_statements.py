@@ -264,18 +264,19 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     for k, (fact, goal) in enumerate(zip(conclusions, statement.goals), 1):
         wanted = [Fact(goal.lhs, r, goal.rhs) for r in ((">", "<") if goal.op == "!=" else
                                                           (goal.op,))]
-        wanted += [cleared_equality(statement, goal)] if goal.op == "=" else []
+        cleared = cleared_equality(statement, goal)
+        wanted += [cleared] if cleared is not None else []
         if content_text(fact) not in {content_text(w) for w in wanted}:
             raise DerivationError(f"conclusion {k} is {content_text(fact)}, the claim says "
                                   f"{content_text(wanted[0])}")
     return CheckedClaim(statement, statement_display(statement), tuple(checked) + (main,))
 
 
-def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact:
+def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact | None:
     """``N = 0`` for the equality goal ``lhs = rhs`` with ``lhs - rhs = N/D`` (sympy's
-    ``together``), when every factor of D other than a number is, up to sign, an expression the
-    statement assumes != 0 (or a power of one); else the goal itself.  At a point where the
-    assumptions and the domain conditions hold, both sides are defined, D != 0 and
+    ``together``), when D has a variable and every factor of D other than a number is, up to
+    sign, an expression the statement assumes != 0 (or a power of one); else None.  At a point
+    where the assumptions and the domain conditions hold, both sides are defined, D != 0 and
     lhs - rhs = N/D, so N = 0 says lhs = rhs there (the field rule: cancel a nonzero factor).
 
     >>> import sympy
@@ -283,12 +284,15 @@ def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact:
     >>> goal = Goal(1 + r, "=", (1 - r**2)/(1 - r))
     >>> content_text(cleared_equality(ClaimStatement(nonzero=(r - 1,), goals=(goal,)), goal))
     '(-r + 1)*r - r + r**2 = 0'
+    >>> cleared_equality(ClaimStatement(goals=(goal,)), goal) is None
+    True
     """
     sp = _sympy()
-    itself = Fact(goal.lhs, goal.op, goal.rhs)
     if goal.op != "=":
-        return itself
+        return None
     numerator, denominator = sp.fraction(sp.together(sp.S(goal.lhs) - sp.S(goal.rhs)))
+    if not denominator.free_symbols:
+        return None
     nonzero = [sp.expand(e) for e in statement.nonzero]
     for factor in sp.Mul.make_args(denominator):
         base, exponent = factor.as_base_exp()
@@ -296,7 +300,7 @@ def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact:
             continue
         if not (exponent.is_Integer and exponent > 0 and any(
                 sp.expand(base - e) == 0 or sp.expand(base + e) == 0 for e in nonzero)):
-            return itself
+            return None
     return Fact(numerator, "=", 0)
 
 
