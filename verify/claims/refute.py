@@ -225,20 +225,30 @@ def _candidates(claim: Claim, points: int, seed: int, start: int = 0) -> Any:
             tuple((number(), number()) for _ in claim.vectors)
 
 
+#: at most this many points near the smallest margin (the simplest first; the interval
+#: between two neighbouring values of the grid holds fewer, unless it is one of the wide
+#: ones far out, such as [-10, -4] for an identity whose margin is 0 everywhere)
+_NEAR_ROOT_POINTS = 1000
+
+
 def _near_root(claim: Claim, tried: list[tuple[Fraction, Fraction]]) -> Any:
     """For a claim in one scalar: where the margin of the goal is smallest among the points
-    tried, the simplest fractions nearby (denominators up to 64)."""
+    tried, the simplest fractions nearby (denominators up to 64, at most _NEAR_ROOT_POINTS)."""
     if len(tried) < 2:
         return
     tried = sorted(tried)
     best = min(range(len(tried)), key=lambda i: abs(tried[i][1]))
     low = tried[max(0, best - 1)][0]
     high = tried[min(len(tried) - 1, best + 1)][0]
+    count = 0
     for q in range(1, 65):
         for p in range(int(low * q) - 1, int(high * q) + 2):
             value = Fraction(p, q)
             if low <= value <= high and value.denominator == q:
                 yield (value,)
+                count += 1
+                if count >= _NEAR_ROOT_POINTS:
+                    return
 
 
 _NEGATION = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
