@@ -83,7 +83,8 @@ def _cleared(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] 
     denominator = sp.fraction(sp.together(sp.S(stated.lhs) - sp.S(stated.rhs)))[1]
     line = kernel.Chain(f"goal{j}", numerator, (kernel.Link("=", 0, certificate),))
     show = prover.tr.show
-    return fact, (line,), (f"{goal.text} times {show(denominator)} (assumed != 0): "
+    return fact, (line,), (f"the sides differ by N/({show(denominator)}) with "
+                           f"{show(denominator)} != 0 assumed, and N = 0: "
                            f"0 - ({show(numerator)}) = {prover.terms_text(certificate)}")
 
 
