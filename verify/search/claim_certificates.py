@@ -323,8 +323,10 @@ def _exact_on_support(polys: list, goal: dict, index: dict, support: list) -> li
     if not support:
         return None if goal else [Fraction(0)] * len(polys)
     rows = sorted(index, key=index.get)
+
     def rational(c: Fraction) -> Any:
         return sp.Rational(c.numerator, c.denominator)
+
     A = sp.Matrix([[rational(polys[j].get(mono, Fraction(0))) for j in support]
                    for mono in rows])
     b = sp.Matrix([rational(goal.get(mono, Fraction(0))) for mono in rows])
