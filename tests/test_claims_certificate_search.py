@@ -29,7 +29,7 @@ def test_the_product_of_reduced_dicts_is_the_reduced_expansion(a, b):
     algebra = _Polynomials(GENS, RULES)
     wanted = sympy.Poly(reduce_rewrites(a * b, RULES), *GENS).as_dict()
     got = algebra.product(algebra.of(a), algebra.of(b))
-    assert got == {m: Fraction(int(c.p), int(c.q)) for m, c in wanted.items()}
+    assert got == {m: Fraction(int(c.p), int(c.q)) for m, c in wanted.items()}  # 2 == Fraction(2)
 
 
 def test_a_certificate_over_a_rewritten_atom_is_found_and_exact():

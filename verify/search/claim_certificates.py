@@ -191,7 +191,8 @@ def _square_roots(basis: list) -> Any:
 
 
 class _Polynomials:
-    """Polynomials over ``gens`` as dicts ``{exponents: Fraction}``, reduced by the rules
+    """Polynomials over ``gens`` as dicts ``{exponents: int or Fraction}`` (an int when the
+    coefficient is one: int products are the fast path), reduced by the rules
     ``{target: (k, rhs)}`` as :func:`reduce_rewrites` reduces them (``target**k`` becomes
     ``rhs`` while an exponent allows it); products multiply dicts (no sympy expansion).
 
@@ -207,7 +208,7 @@ class _Polynomials:
 
         self.sp, self.gens = sp, list(gens)
         self.zero = (0,) * len(self.gens)
-        self.one = {self.zero: Fraction(1)}
+        self.one = {self.zero: 1}
         position = {g: i for i, g in enumerate(self.gens)}
         self.rules = []  # (position of the target, k, rhs as a dict), in the order given
         for target, (k, rhs) in rewrites.items():
@@ -216,7 +217,8 @@ class _Polynomials:
     def _dict(self, e: Any) -> dict:
         sp = self.sp
         poly = sp.Poly(sp.S(e), *self.gens).as_dict()
-        return {m: Fraction(int(c.p), int(c.q)) for m, c in poly.items() if c != 0}
+        return {m: int(c.p) if c.q == 1 else Fraction(int(c.p), int(c.q))
+                for m, c in poly.items() if c != 0}
 
     def of(self, e: Any) -> dict:
         """The reduced dict of a sympy expression."""
@@ -257,12 +259,12 @@ class _Polynomials:
         """``(monomial, its dict)`` of :func:`_basis` (1, the gens, their products of two)."""
         sp, n = self.sp, len(self.gens)
         units = [tuple(int(i == j) for j in range(n)) for i in range(n)]
-        out = [(sp.S(1), self.one)] + [(g, self.reduce({u: Fraction(1)}))
+        out = [(sp.S(1), self.one)] + [(g, self.reduce({u: 1}))
                                         for g, u in zip(self.gens, units)]
         if degree >= 2:
             for i, j in combinations_with_replacement(range(n), 2):
                 mono = tuple(a + b for a, b in zip(units[i], units[j]))
-                out.append((self.gens[i] * self.gens[j], self.reduce({mono: Fraction(1)})))
+                out.append((self.gens[i] * self.gens[j], self.reduce({mono: 1})))
         return out
 
 
@@ -324,12 +326,11 @@ def _exact_on_support(polys: list, goal: dict, index: dict, support: list) -> li
         return None if goal else [Fraction(0)] * len(polys)
     rows = sorted(index, key=index.get)
 
-    def rational(c: Fraction) -> Any:
+    def rational(c: Any) -> Any:  # an int or a Fraction
         return sp.Rational(c.numerator, c.denominator)
 
-    A = sp.Matrix([[rational(polys[j].get(mono, Fraction(0))) for j in support]
-                   for mono in rows])
-    b = sp.Matrix([rational(goal.get(mono, Fraction(0))) for mono in rows])
+    A = sp.Matrix([[rational(polys[j].get(mono, 0)) for j in support] for mono in rows])
+    b = sp.Matrix([rational(goal.get(mono, 0)) for mono in rows])
     try:
         sol, params = A.gauss_jordan_solve(b)
     except ValueError:
