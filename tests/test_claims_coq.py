@@ -208,3 +208,17 @@ def test_the_norm_facts_are_accepted_by_coq(tmp_path):
     script = (tmp_path / "Claim_2.v").read_text()
     assert "pose proof (cauchy_schwarz u v)." in script
     assert "destruct (norms_above_dot u v)." in script
+
+
+def test_an_equality_whose_denominator_is_only_assumed_nonzero_is_accepted_by_coq(tmp_path):
+    """Issue 25: the geometric closed form with only r != 1 (the kernel's cleared numerator):
+    Coq is told 1 - r <> 0, not a sign read at one point, and clears it with its square."""
+    _coqc()
+    from verify.claims import check_claim_text
+
+    texts = ["assume: r != 1\n1 + r + r**2 + r**3 == (1 - r**4)/(1 - r)",
+             "assume: x != 0, x*y == 1\ny == 1/x"]
+    verdicts = [(f"facts.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
+    assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
+    assert check_proved_claims(verdicts, str(tmp_path)) == []
+    assert "(1 - r) <> 0) by claim_close" in (tmp_path / "Claim_1.v").read_text()

@@ -128,3 +128,37 @@ def test_a_false_quadratic_is_refuted_at_a_point_where_it_really_fails(a, b, c):
         x = verdict.counterexample["x"]
         assert isinstance(x, Fraction) and a * x * x + b * x + c < 0
         assert verdict.reason.startswith(f"x = {x}: ")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 6), max_size=4))
+def test_the_shells_of_simple_points_are_every_index_tuple_ordered_by_its_largest_index(sizes):
+    """Built directly (no product filtered by max): each index tuple exactly once, in the order
+    of its largest index, lexicographic within one largest index."""
+    from itertools import product
+
+    from verify.claims.refute import _shells
+
+    every = list(product(*(range(size) for size in sizes)))
+    assert list(_shells(sizes)) == sorted(every, key=lambda t: (max(t, default=0), t))
+
+
+@pytest.mark.parametrize("text", ["assume: a >= 0\na*b <= a**2 + b**2 + 1",
+                                  "vectors: u, v\ndot(u, v) <= dot(u, u) + dot(v, v)"])
+def test_the_wider_search_leaves_out_only_the_simple_points_tried_before(text):
+    """After a first search of 300 points, the second (another seed) starts where the simple
+    points of the first ended (per dimension of the vectors); its random points are its own."""
+    from verify.claims.refute import _candidates
+
+    claim = parse_claim(text)
+    again = list(_candidates(claim, 1200, 1))
+    rest = list(_candidates(claim, 1200, 1, start=300))
+    first = set(_candidates(claim, 300, 0))
+    left_out, i = [], 0                       # rest is again with some points left out, in order
+    for point in again:
+        if i < len(rest) and rest[i] == point:
+            i += 1
+        else:
+            left_out.append(point)
+    assert i == len(rest) and set(left_out) <= first
+    assert len(left_out) == (300 if not claim.vectors else 25 + 100 + 100)  # 25 in dimension 1

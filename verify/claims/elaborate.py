@@ -131,10 +131,12 @@ class Elaborator:
         if kind == "powsym":
             return self.power(e, bound)
         a, b = self.expr(e[1], evaluate, bound), self.expr(e[2], evaluate, bound)
+        # a sum of sums is one sum (as written): `1 + r + r**2` shows no parentheses
+        terms = [*(a.args if type(a) is sp.Add else (a,))]
         if kind == "add":
-            return sp.Add(a, b, evaluate=evaluate)
+            return sp.Add(*terms, *(b.args if type(b) is sp.Add else (b,)), evaluate=evaluate)
         if kind == "sub":
-            return sp.Add(a, sp.Mul(-1, b, evaluate=evaluate), evaluate=evaluate)
+            return sp.Add(*terms, sp.Mul(-1, b, evaluate=evaluate), evaluate=evaluate)
         if kind == "mul":
             return sp.Mul(a, b, evaluate=evaluate)
         return sp.Mul(a, sp.Pow(b, -1, evaluate=evaluate), evaluate=evaluate)

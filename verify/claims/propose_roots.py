@@ -38,6 +38,9 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     """(kernel conclusion, kernel lines, certificate text) for one relation of the claim: the
     certificate search, then squaring both sides / antisymmetry, then a case split on the
     signs of the goal's Abs arguments; :class:`_Unproved` with the first reason otherwise."""
+    cleared = _cleared(prover, j, goal)
+    if cleared is not None:
+        return cleared
     atoms = {a.symbol for a in prover.statement.atoms}
     with_atoms = goal.op != "!=" and bool(_difference(prover, goal).free_symbols & atoms)
     before = _denominator_lines(prover, j, goal)
@@ -79,6 +82,32 @@ def _denominator_lines(prover: _Prover, j: int, goal: Relation) -> tuple:
     name = f"denominator{j}"
     prover.derived[name], prover.derived_kinds[name] = sp.expand(den), ">0"
     return (kernel.Chain(name, den, (kernel.Link(">", 0, certificate),)),)
+
+
+def _cleared(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] | None:
+    """An equality whose denominator is assumed != 0 (``r != 1`` for ``.../(1 - r)``): its
+    numerator N = 0 (:func:`verify.kernel.claim_statements.cleared_equality`), an identity or
+    from the equalities assumed; None when the goal has no such denominator or N = 0 fails."""
+    from verify.kernel.claim_statements import cleared_equality
+
+    kernel, sp = prover.kernel, prover.sp
+    stated = prover.statement.goals[j - 1]
+    fact = cleared_equality(prover.statement, stated)
+    if fact is None:
+        return None
+    numerator = fact.lhs
+    if sp.expand(numerator) == 0:
+        certificate = kernel.Certificate()
+    else:
+        certificate = prover.certificate(-sp.expand(numerator), strict=False, equality=True)
+        if certificate is None:
+            return None
+    denominator = sp.fraction(sp.together(sp.S(stated.lhs) - sp.S(stated.rhs)))[1]
+    line = kernel.Chain(f"goal{j}", numerator, (kernel.Link("=", 0, certificate),))
+    show = prover.tr.show
+    return fact, (line,), (f"the sides differ by N/({show(denominator)}) with "
+                           f"{show(denominator)} != 0 assumed, and N = 0: "
+                           f"0 - ({show(numerator)}) = {prover.terms_text(certificate)}")
 
 
 def _within(prover: _Prover, seconds: float, strategy: Any, *args: Any) -> Any:

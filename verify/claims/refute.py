@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from itertools import product
 from math import gcd, isqrt
 from typing import Any
 
@@ -169,19 +168,36 @@ def _small_vectors(dimension: int, width: int) -> list[tuple]:
 
 def _shells(sizes: list[int]) -> Any:
     """Index tuples in order of their largest index: every point built from the first m values
-    of each list comes before any point using value m + 1."""
+    of each list comes before any point using value m + 1 (within a shell, in lexicographic
+    order); only the tuples of each shell are built, none is filtered out.
+
+    >>> list(_shells([2, 2]))
+    [(0, 0), (0, 1), (1, 0), (1, 1)]
+    """
     if not sizes:
         yield ()
         return
+    # reaches[i]: some list after position i has an index m (the shell's value is still possible)
     for m in range(max(sizes)):
-        for index in product(*(range(min(m + 1, size)) for size in sizes)):
-            if max(index, default=0) == m:
-                yield index
+        reaches = [any(size > m for size in sizes[i + 1:]) for i in range(len(sizes))]
+
+        def shell(i: int, hit: bool) -> Any:
+            if i == len(sizes):
+                if hit:
+                    yield ()
+                return
+            for v in range(min(m + 1, sizes[i])):
+                now = hit or v == m
+                if now or reaches[i]:
+                    for rest in shell(i + 1, now):
+                        yield (v,) + rest
+        yield from shell(0, False)
 
 
-def _candidates(claim: Claim, points: int, seed: int) -> Any:
+def _candidates(claim: Claim, points: int, seed: int, start: int = 0) -> Any:
     """Points to try: simple scalar values (see :func:`scalar_values`) and small integer vectors
-    in dimensions 1, 2 and 3, simplest first; then random rationals until ``points``."""
+    in dimensions 1, 2 and 3, simplest first; then random rationals until ``points``.  The
+    simple points a search of ``start`` points has tried already are left out."""
     values = scalar_values(claim)
     scalars = len(claim.symbols)
     count = 0
@@ -193,6 +209,8 @@ def _candidates(claim: Claim, points: int, seed: int) -> Any:
             if n >= points // len(passes):
                 break
             count += 1
+            if n < start // len(passes):
+                continue
             yield tuple(values[i] for i in index[:scalars]) + \
                 tuple(vectors[i] for i in index[scalars:])
     rng = random.Random(seed)
@@ -207,20 +225,30 @@ def _candidates(claim: Claim, points: int, seed: int) -> Any:
             tuple((number(), number()) for _ in claim.vectors)
 
 
+#: at most this many points near the smallest margin (the simplest first; the interval
+#: between two neighbouring values of the grid holds fewer, unless it is one of the wide
+#: ones far out, such as [-10, -4] for an identity whose margin is 0 everywhere)
+_NEAR_ROOT_POINTS = 1000
+
+
 def _near_root(claim: Claim, tried: list[tuple[Fraction, Fraction]]) -> Any:
     """For a claim in one scalar: where the margin of the goal is smallest among the points
-    tried, the simplest fractions nearby (denominators up to 64)."""
+    tried, the simplest fractions nearby (denominators up to 64, at most _NEAR_ROOT_POINTS)."""
     if len(tried) < 2:
         return
     tried = sorted(tried)
     best = min(range(len(tried)), key=lambda i: abs(tried[i][1]))
     low = tried[max(0, best - 1)][0]
     high = tried[min(len(tried) - 1, best + 1)][0]
+    count = 0
     for q in range(1, 65):
         for p in range(int(low * q) - 1, int(high * q) + 2):
             value = Fraction(p, q)
             if low <= value <= high and value.denominator == q:
                 yield (value,)
+                count += 1
+                if count >= _NEAR_ROOT_POINTS:
+                    return
 
 
 _NEGATION = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -254,9 +282,11 @@ def _at(point: dict) -> str:
     return ", ".join(f"{k} = {fmt(v)}" for k, v in point.items()) + ": " if point else ""
 
 
-def refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
+def refute(claim: Claim, points: int, seed: int, start: int = 0) -> tuple[tuple | None, bool]:
     """((point, goal, why) of a counterexample or None, whether some point satisfied every
-    assumption).  ``why`` states the value of each side (:func:`counterexample_text`)."""
+    assumption).  ``why`` states the value of each side (:func:`counterexample_text`).
+    ``start``: a search of that many points found nothing, so its simple points (the same at
+    every seed) are not tried again; its random ones are (another seed draws others)."""
     names = claim.symbols + claim.vectors
     satisfiable = False
     tried: list[tuple[Fraction, Fraction]] = []
@@ -284,7 +314,7 @@ def refute(claim: Claim, points: int, seed: int) -> tuple[tuple | None, bool]:
                 continue
         return None
 
-    for values in (_candidates(claim, points, seed) if names else [()]):
+    for values in (_candidates(claim, points, seed, start) if names else [()][start:]):
         found = attempt(values)
         if found is not None:
             return found, True

@@ -258,7 +258,7 @@ def decide_claim(claim: Claim, points: int = 4500, extra_points: int = 20000,
             if negation is not None:
                 return Verdict("refuted", claim, counterexample={}, reason=negation[0],
                                certificate=negation[1])
-        found, _ = refute(claim, extra_points, seed + 1)
+        found, _ = refute(claim, extra_points, seed + 1, start=points)
         if found is None:
             return Verdict("unproved", claim, reason=text, domain=domain)
     point, goal, why = found

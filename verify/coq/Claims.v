@@ -22,9 +22,15 @@ Ltac abs_cases :=
       [rewrite (Rabs_right x) by lra | rewrite (Rabs_left x) by lra]
   end.
 
-(** A product and a power of facts > 0 (or < 0, negated) is > 0. *)
+(** The square of a nonzero number (a denominator only assumed [<> 0]) is > 0. *)
+Lemma square_pos : forall x, x <> 0 -> 0 < x ^ 2.
+Proof. intros x H. pose proof (Rsqr_pos_lt x H). unfold Rsqr in *. nra. Qed.
+
+(** A product and a power of facts > 0 (or < 0, negated) is > 0, and so is a square of a
+    fact <> 0. *)
 Ltac positive :=
-  repeat first [ apply Rmult_lt_0_compat | apply pow_lt ]; first [ lra | nra ].
+  repeat first [ apply square_pos | apply Rmult_lt_0_compat | apply pow_lt ];
+  first [ lra | nra ].
 
 (** Every [e ^ 2] of the goal is >= 0, as a hypothesis [nra] can multiply (once each). *)
 Ltac squares_nonneg :=

@@ -40,7 +40,7 @@ from typing import Any, Iterable
 
 from verify.claims.parser import Claim, Relation, constant_value
 from verify.coq.claim_powers import power_bound, power_script, power_text
-from verify.coq.claim_signs import sample_point, value_at
+from verify.coq.claim_signs import assumed_nonzero, sample_point, value_at
 from verify.coq.library import LOGICAL_ROOT, MARKER, _makefile, library_source
 
 __all__ = ["CoqExportError", "ClaimProof", "coq_statement", "claim_file", "certificate_squares",
@@ -57,7 +57,8 @@ _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "fo
              "Rlt_not_eq", "by_certificate_le", "by_certificate_lt", "by_certificate_eq", "S_INR",
              "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
              "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt",
-             "ipow", "ipow_nat", "cauchy_schwarz", "norms_above_dot"}
+             "ipow", "ipow_nat", "cauchy_schwarz", "norms_above_dot",
+             "square_pos"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -336,7 +337,7 @@ def claim_file(proof: ClaimProof, name: str) -> str:
                 lines.append(f"  pose proof (sqrt_pos {shown}).")
                 continue
             sign = None
-            if point is not None:
+            if point is not None and not assumed_nonzero(claim, e):
                 try:
                     value = value_at(e, point)
                     sign = 1 if value > 0 else -1 if value < 0 else None

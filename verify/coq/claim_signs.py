@@ -16,7 +16,7 @@ from itertools import product
 
 from verify.claims.parser import Claim, Relation
 
-__all__ = ["sample_point", "value_at", "holds_at"]
+__all__ = ["sample_point", "value_at", "holds_at", "assumed_nonzero"]
 
 
 def sample_point(claim: Claim) -> dict[str, Fraction] | None:
@@ -67,3 +67,27 @@ def holds_at(r: Relation, point: dict) -> bool:
     a, b = value_at(r.lhs, point), value_at(r.rhs, point)
     return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
             ">=": a >= b}[r.op]
+
+
+def assumed_nonzero(claim: Claim, e: tuple) -> bool:
+    """True when ``e`` is, up to sign, ``a - b`` of an assumption ``a != b`` (compared at a few
+    generic rational points): its sign is not fixed, only that it is not 0.
+
+    >>> from verify.claims.parser import parse_claim
+    >>> claim = parse_claim("assume: r != 1\\n1/(1 - r) == 1/(1 - r)")
+    >>> assumed_nonzero(claim, claim.goals[0].rhs[2]), assumed_nonzero(claim, ("sym", "r"))
+    (True, False)
+    """
+    names = list(claim.symbols)
+    points = [{name: Fraction(3 + k + 5 * i, 2 + i + k) for i, name in enumerate(names)}
+              for k in range(5)]
+    for r in claim.assumptions:
+        if r.op != "!=":
+            continue
+        try:
+            pairs = [(value_at(e, p), value_at(r.lhs, p) - value_at(r.rhs, p)) for p in points]
+        except (ValueError, ZeroDivisionError, KeyError):
+            continue
+        if all(a == b for a, b in pairs) or all(a == -b for a, b in pairs):
+            return True
+    return False

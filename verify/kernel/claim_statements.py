@@ -15,7 +15,8 @@ untrusted: :func:`check_claim` accepts a proof only when
   to be >= 0), an assumed domain condition, or the conclusion of an earlier domain theorem;
 - (for ``vacuous``, :func:`check_vacuous`: a checked line 0 < 0 from the assumptions alone);
 - every domain condition is discharged, and the main theorem's conclusions are the goals, by
-  canonical text;
+  canonical text (an equality goal whose denominator is a product of expressions the statement
+  assumes != 0 may be concluded as ``numerator = 0``, :func:`cleared_equality`);
 - for a ``Sum`` goal: the main theorem is, by canonical text, the induction theorem the kernel
   builds itself from the statement (:func:`sum_theorem`), with fresh names the kernel chooses so
   that none collides with a name of the claim.
@@ -45,7 +46,8 @@ from verify.kernel.terms import (
 )
 
 __all__ = ["Atom", "Domain", "Goal", "SumGoal", "ClaimStatement", "ClaimProof", "CheckedClaim",
-           "atom_definitions", "sum_theorem", "check_claim", "check_vacuous", "statement_display"]
+           "atom_definitions", "sum_theorem", "check_claim", "check_vacuous", "statement_display",
+           "cleared_equality"]
 
 _GOAL_RELATIONS = ("<", "<=", "=", ">=", ">", "!=")
 
@@ -284,10 +286,44 @@ def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     for k, (fact, goal) in enumerate(zip(conclusions, statement.goals), 1):
         wanted = [Fact(goal.lhs, r, goal.rhs) for r in ((">", "<") if goal.op == "!=" else
                                                           (goal.op,))]
+        cleared = cleared_equality(statement, goal)
+        wanted += [cleared] if cleared is not None else []
         if content_text(fact) not in {content_text(w) for w in wanted}:
             raise DerivationError(f"conclusion {k} is {content_text(fact)}, the claim says "
                                   f"{content_text(wanted[0])}")
     return CheckedClaim(statement, statement_display(statement), tuple(checked) + (main,))
+
+
+def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact | None:
+    """``N = 0`` for the equality goal ``lhs = rhs`` with ``lhs - rhs = N/D`` (sympy's
+    ``together``), when D has a variable and every factor of D other than a number is, up to
+    sign, an expression the statement assumes != 0 (or a power of one); else None.  At a point
+    where the assumptions and the domain conditions hold, both sides are defined, D != 0 and
+    lhs - rhs = N/D, so N = 0 says lhs = rhs there (the field rule: cancel a nonzero factor).
+
+    >>> import sympy
+    >>> r = sympy.Symbol("r", real=True)
+    >>> goal = Goal(1 + r, "=", (1 - r**2)/(1 - r))
+    >>> content_text(cleared_equality(ClaimStatement(nonzero=(r - 1,), goals=(goal,)), goal))
+    '(-r + 1)*r - r + r**2 = 0'
+    >>> cleared_equality(ClaimStatement(goals=(goal,)), goal) is None
+    True
+    """
+    sp = _sympy()
+    if goal.op != "=":
+        return None
+    numerator, denominator = sp.fraction(sp.together(sp.S(goal.lhs) - sp.S(goal.rhs)))
+    if not denominator.free_symbols:
+        return None
+    nonzero = [sp.expand(e) for e in statement.nonzero]
+    for factor in sp.Mul.make_args(denominator):
+        base, exponent = factor.as_base_exp()
+        if factor.is_Rational and factor != 0:
+            continue
+        if not (exponent.is_Integer and exponent > 0 and any(
+                sp.expand(base - e) == 0 or sp.expand(base + e) == 0 for e in nonzero)):
+            return None
+    return Fact(numerator, "=", 0)
 
 
 def check_vacuous(statement: ClaimStatement, theorem: Theorem) -> CheckedTheorem:

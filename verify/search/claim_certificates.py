@@ -112,7 +112,9 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
                   key=sp.default_sort_key)
     if not gens:
         gens = [sp.Symbol("_unused")]
-    degree = max(1, sp.Poly(target, *gens).total_degree()) if target != 0 else 1
+    algebra = _Polynomials(gens, rewrites)
+    goal = algebra.of(target)
+    degree = max(1, max(sum(m) for m in goal)) if goal else 1
     half = max(1, (degree + 1) // 2)
     n_hyps, n_basis = len(hyps), len(_basis(gens, half)) if len(gens) <= 60 else 10 ** 6
     n_small = len(gens) + 1
@@ -124,33 +126,37 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     if planned > max_columns:
         raise SearchLimitReached(f"{planned} candidate terms (limit {max_columns}): "
                                  f"{n_hyps} assumptions over {len(gens)} variables")
-    columns: list[tuple[Any, tuple, bool, bool]] = []  # (expr, factors, nonneg, strict)
-    columns.append((sp.S(1), (), True, True))
-    for h in hyps:
-        columns.append((h[1], (h[0],), True, h[2]))
-    for a, b in combinations_with_replacement(hyps if products else (), 2):
-        columns.append((a[1] * b[1], (a[0], b[0]), True, a[2] and b[2]))
-    basis = _basis(gens, half)
-    squares = [m for m in basis if m != 1]
-    squares += [a + b for a, b in combinations(basis, 2)] + [a - b for a, b in
-                                                            combinations(basis, 2)]
-    for q in squares:
-        columns.append((q ** 2, (("square", q),), True, False))
-    small = _basis(gens, 1)
-    small_squares = [m for m in small if m != 1] + [a + b for a, b in combinations(small, 2)] + \
-        [a - b for a, b in combinations(small, 2)]
-    for h in hyps if products else ():
-        for q in small_squares:
-            columns.append((h[1] * q ** 2, (h[0], ("square", q)), True, False))
-    for name, e in equalities:  # multipliers up to the degree the target needs (at most 2)
-        e_degree = sp.Poly(e, *gens).total_degree() if e != 0 else 0
-        for m in _basis(gens, min(2, max(1, degree - e_degree))):
-            columns.append((m * e, (("eq", name, m),), False, False))
-    polys = []
-    for c in columns:
+    # every column as (factors, nonneg, strict) and its polynomial (a dict, rewritten), built
+    # by multiplying the dicts of its parts: no sympy expansion per column
+    columns: list[tuple[tuple, bool, bool]] = [((), True, True)]
+    polys: list[dict] = [algebra.one]
+    hyp_polys = [algebra.of(h[1]) for h in hyps]
+    for h, poly in zip(hyps, hyp_polys):
+        columns.append(((h[0],), True, h[2]))
+        polys.append(poly)
+    pairs = combinations_with_replacement(range(len(hyps)) if products else (), 2)
+    for i, j in pairs:
         tick()
-        polys.append(sp.Poly(reduce_rewrites(c[0], rewrites), *gens).as_dict())
-    goal = sp.Poly(target, *gens).as_dict()
+        columns.append(((hyps[i][0], hyps[j][0]), True, hyps[i][2] and hyps[j][2]))
+        polys.append(algebra.product(hyp_polys[i], hyp_polys[j]))
+    basis = algebra.basis(half)
+    for q, poly in _square_roots(basis):
+        tick()
+        columns.append(((("square", q),), True, False))
+        polys.append(algebra.product(poly, poly))
+    small = list(_square_roots(algebra.basis(1)))
+    for h, h_poly in zip(hyps if products else (), hyp_polys):
+        for q, poly in small:
+            tick()
+            columns.append(((h[0], ("square", q)), True, False))
+            polys.append(algebra.product(h_poly, algebra.product(poly, poly)))
+    for name, e in equalities:  # multipliers up to the degree the target needs (at most 2)
+        e_poly = algebra.of(e)
+        e_degree = max((sum(m) for m in e_poly), default=0)
+        for m, m_poly in algebra.basis(min(2, max(1, degree - e_degree))):
+            tick()
+            columns.append(((("eq", name, m),), False, False))
+            polys.append(algebra.product(m_poly, e_poly))
     monomials = sorted(set(goal).union(*polys))
     index = {m: i for i, m in enumerate(monomials)}
     tick()
@@ -158,7 +164,7 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
     if solution is None:
         return None
     terms, eq_terms = [], []
-    for (_expr, factors, nonneg, _strict), c in zip(columns, solution):
+    for (factors, nonneg, _strict), c in zip(columns, solution):
         if c == 0:
             continue
         if not nonneg:
@@ -168,6 +174,98 @@ def find_certificate(target: Any, hyps: list, equalities: list, rewrites: dict,
         kernel_factors = tuple(f if isinstance(f, str) else ("square", f[1]) for f in factors)
         terms.append((sp.Rational(c.numerator, c.denominator), kernel_factors))
     return FoundCertificate(tuple(terms), tuple(eq_terms))
+
+
+def _square_roots(basis: list) -> Any:
+    """``(q, q as a dict)`` for the squared terms ``q**2`` of a search: every monomial of the
+    basis but 1, then the sums, then the differences of two of them."""
+    for q, poly in basis:
+        if q != 1:
+            yield q, poly
+    for sign in (1, -1):
+        for (a, pa), (b, pb) in combinations(basis, 2):
+            poly = dict(pa)
+            for mono, c in pb.items():
+                poly[mono] = poly.get(mono, 0) + sign * c
+            yield (a + b if sign == 1 else a - b), {m: c for m, c in poly.items() if c}
+
+
+class _Polynomials:
+    """Polynomials over ``gens`` as dicts ``{exponents: int or Fraction}`` (an int when the
+    coefficient is one: int products are the fast path), reduced by the rules
+    ``{target: (k, rhs)}`` as :func:`reduce_rewrites` reduces them (``target**k`` becomes
+    ``rhs`` while an exponent allows it); products multiply dicts (no sympy expansion).
+
+    >>> import sympy
+    >>> s, x = sympy.symbols("s x")
+    >>> algebra = _Polynomials([s, x], {s: (2, x)})
+    >>> algebra.product(algebra.of(s), algebra.of(s + 1)) == algebra.of(s + x)
+    True
+    """
+
+    def __init__(self, gens: list, rewrites: dict) -> None:
+        import sympy as sp
+
+        self.sp, self.gens = sp, list(gens)
+        self.zero = (0,) * len(self.gens)
+        self.one = {self.zero: 1}
+        position = {g: i for i, g in enumerate(self.gens)}
+        self.rules = []  # (position of the target, k, rhs as a dict), in the order given
+        for target, (k, rhs) in rewrites.items():
+            self.rules.append((position[target], k, self._dict(rhs)))
+
+    def _dict(self, e: Any) -> dict:
+        sp = self.sp
+        poly = sp.Poly(sp.S(e), *self.gens).as_dict()
+        return {m: int(c.p) if c.q == 1 else Fraction(int(c.p), int(c.q))
+                for m, c in poly.items() if c != 0}
+
+    def of(self, e: Any) -> dict:
+        """The reduced dict of a sympy expression."""
+        return self.reduce(self._dict(e))
+
+    def product(self, p: dict, q: dict) -> dict:
+        """The reduced product of two reduced dicts."""
+        out: dict = {}
+        for a, ca in p.items():
+            for b, cb in q.items():
+                m = tuple(x + y for x, y in zip(a, b))
+                out[m] = out.get(m, 0) + ca * cb
+        return self.reduce({m: c for m, c in out.items() if c})
+
+    def reduce(self, p: dict) -> dict:
+        if not self.rules:
+            return p
+        for _ in range(32):
+            out: dict = {}
+            changed = False
+            for mono, c in p.items():
+                for i, k, rhs in self.rules:
+                    if mono[i] >= k:
+                        rest = mono[:i] + (mono[i] - k,) + mono[i + 1:]
+                        for m, d in rhs.items():
+                            key = tuple(x + y for x, y in zip(rest, m))
+                            out[key] = out.get(key, 0) + c * d
+                        changed = True
+                        break
+                else:
+                    out[mono] = out.get(mono, 0) + c
+            p = {m: c for m, c in out.items() if c}
+            if not changed:
+                return p
+        return p
+
+    def basis(self, degree: int) -> list:
+        """``(monomial, its dict)`` of :func:`_basis` (1, the gens, their products of two)."""
+        sp, n = self.sp, len(self.gens)
+        units = [tuple(int(i == j) for j in range(n)) for i in range(n)]
+        out = [(sp.S(1), self.one)] + [(g, self.reduce({u: 1}))
+                                        for g, u in zip(self.gens, units)]
+        if degree >= 2:
+            for i, j in combinations_with_replacement(range(n), 2):
+                mono = tuple(a + b for a, b in zip(units[i], units[j]))
+                out.append((self.gens[i] * self.gens[j], self.reduce({mono: 1})))
+        return out
 
 
 def _solve_lp(columns: list, polys: list, goal: dict, index: dict,
@@ -183,10 +281,10 @@ def _solve_lp(columns: list, polys: list, goal: dict, index: dict,
     b = np.zeros(m)
     for mono, coeff in goal.items():
         b[index[mono]] = float(coeff)
-    bounds = [(0, 1e4) if c[2] else (-1e4, 1e4) for c in columns]
-    cost = np.array([1.0 if c[2] else 0.0 for c in columns])
+    bounds = [(0, 1e4) if c[1] else (-1e4, 1e4) for c in columns]
+    cost = np.array([1.0 if c[1] else 0.0 for c in columns])
     if strict:
-        cost -= np.array([100.0 if c[3] else 0.0 for c in columns])
+        cost -= np.array([100.0 if c[2] else 0.0 for c in columns])
     try:
         result = linprog(cost, A_eq=A, b_eq=b, bounds=bounds, method="highs")
     except ValueError:
@@ -201,9 +299,9 @@ def _solve_lp(columns: list, polys: list, goal: dict, index: dict,
                        else Fraction(0) for v in x]):
         if candidate is None:
             continue
-        if any(v < 0 for v, c in zip(candidate, columns) if c[2]):
+        if any(v < 0 for v, c in zip(candidate, columns) if c[1]):
             continue
-        if strict and not any(v > 0 for v, c in zip(candidate, columns) if c[3]):
+        if strict and not any(v > 0 for v, c in zip(candidate, columns) if c[2]):
             continue
         if _matches(candidate, exact_polys, goal):
             return candidate
@@ -215,10 +313,9 @@ def _matches(solution: list, polys: list, goal: dict) -> bool:
     for c, poly in zip(solution, polys):
         if c:
             for mono, coeff in poly.items():
-                total[mono] = total.get(mono, 0) + c * Fraction(int(coeff.p), int(coeff.q))
-    wanted = {mono: Fraction(int(c.p), int(c.q)) for mono, c in goal.items()}
-    keys = set(total) | set(wanted)
-    return all(total.get(k, 0) == wanted.get(k, 0) for k in keys)
+                total[mono] = total.get(mono, 0) + c * coeff
+    keys = set(total) | set(goal)
+    return all(total.get(k, 0) == goal.get(k, 0) for k in keys)
 
 
 def _exact_on_support(polys: list, goal: dict, index: dict, support: list) -> list | None:
@@ -228,8 +325,12 @@ def _exact_on_support(polys: list, goal: dict, index: dict, support: list) -> li
     if not support:
         return None if goal else [Fraction(0)] * len(polys)
     rows = sorted(index, key=index.get)
-    A = sp.Matrix([[polys[j].get(mono, 0) for j in support] for mono in rows])
-    b = sp.Matrix([goal.get(mono, 0) for mono in rows])
+
+    def rational(c: Any) -> Any:  # an int or a Fraction
+        return sp.Rational(c.numerator, c.denominator)
+
+    A = sp.Matrix([[rational(polys[j].get(mono, 0)) for j in support] for mono in rows])
+    b = sp.Matrix([rational(goal.get(mono, 0)) for mono in rows])
     try:
         sol, params = A.gauss_jordan_solve(b)
     except ValueError:
