@@ -13,6 +13,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +36,7 @@ def _proved(text: str):
 def test_power_monotone_is_proved_with_the_invariants_and_says_so():
     statement, theorem, certificate = _proved(MONOTONE)
     assert len(theorem.conclusions) == 3  # the goal, then P[T] >= 0 for a and for b
-    assert "with (a)**n >= 0 and (b)**n >= 0 proved along" in certificate
+    assert "proved along with it: (a)**n >= 0, (b)**n >= 0" in certificate
     assert kernel.check_claim(statement, kernel.ClaimProof((), theorem)).shown == \
         "for all real a, b and integer n with n >= 0, a >= 0, b >= a: a**n <= b**n"
 
@@ -89,11 +90,12 @@ def test_a_proved_power_claim_holds_at_every_point_tried(assumed, goal):
 
 def _holds(relation: str, env: dict) -> bool:
     """The relation at the point, exactly (``**`` of a Fraction by an int stays exact)."""
-    for op in ("<=", ">="):
+    for op in ("<=", ">=", "!=", "<", ">"):
         if op in relation:
             left, right = relation.split(op)
             lv, rv = (_value(side, env) for side in (left, right))
-            return lv <= rv if op == "<=" else lv >= rv
+            return {"<=": lv <= rv, ">=": lv >= rv, "!=": lv != rv, "<": lv < rv,
+                    ">": lv > rv}[op]
     raise ValueError(relation)
 
 
@@ -103,8 +105,11 @@ def _value(text: str, env: dict) -> Fraction:
     def walk(node):
         if isinstance(node, ast.BinOp):
             x, y = walk(node.left), walk(node.right)
-            return {ast.Add: x + y, ast.Sub: x - y, ast.Mult: x * y}.get(type(node.op)) \
-                if not isinstance(node.op, ast.Pow) else x ** int(y)
+            if isinstance(node.op, ast.Pow):
+                return x ** int(y)
+            if isinstance(node.op, ast.Div):
+                return x / y
+            return {ast.Add: x + y, ast.Sub: x - y, ast.Mult: x * y}[type(node.op)]
         if isinstance(node, ast.UnaryOp):
             return -walk(node.operand)
         if isinstance(node, ast.Name):
@@ -113,3 +118,59 @@ def _value(text: str, env: dict) -> Fraction:
             return Fraction(node.value)
         raise ValueError(ast.dump(node))
     return walk(ast.parse(text.strip(), mode="eval").body)
+
+
+# -- a sum bounded through its closed form: S rel N/D with D > 0 (or < 0) assumed ---------------
+GEOMETRIC_BOUND = "assume: n >= 0, n integer, r >= 0, r < 1\nSum(r**k, (k, 0, n)) <= 1/(1 - r)"
+
+
+def test_the_geometric_bound_is_proved_with_its_closed_form_carried_along():
+    statement, theorem, certificate = _proved(GEOMETRIC_BOUND)
+    goal = theorem.conclusions[0]
+    assert kernel.Fact(goal.lhs, goal.rel, goal.rhs).normal()[1] == ">=0"
+    assert "S(n)*r - S(n) = (r)**(n + 1) - 1" in certificate
+    assert kernel.check_claim(statement, kernel.ClaimProof((), theorem)).shown == \
+        "for all real r and integer n with n >= 0, r >= 0, r < 1: " \
+        "Sum(r**k, (k, 0, n)) <= 1/(-r + 1)"
+
+
+@pytest.mark.parametrize("assumptions", ["r >= 0, r <= 1", "r >= 0", "r >= 0, r != 1"])
+def test_an_inequality_whose_denominator_has_no_assumed_sign_is_not_stated(assumptions):
+    """1/(1 - r) with only r <= 1 (r = 1 allowed) or no bound: the kernel states no theorem."""
+    prover = _Prover(parse_claim(f"assume: n >= 0, n integer, {assumptions}\n"
+                                 f"Sum(r**k, (k, 0, n)) <= 1/(1 - r)"))
+    with pytest.raises(kernel.DerivationError, match="assumed > 0 or < 0"):
+        kernel.power_theorem(prover.statement)
+
+
+def test_a_negative_denominator_turns_the_stated_inequality():
+    """r > 1: S >= 1/(1 - r) with 1 - r < 0 is stated (r - 1)*S[T] >= -1, not (1 - r)*S >= 1."""
+    prover = _Prover(parse_claim("assume: n >= 0, n integer, r > 1\n"
+                                 "Sum(r**k, (k, 0, n)) >= 1/(1 - r)"))
+    goal = kernel.power_theorem(prover.statement).conclusions[0]
+    r = next(s for s in goal.lhs.free_symbols if str(s) == "r")
+    S = next(iter(goal.lhs.atoms(sympy.Indexed)))
+    assert sympy.expand(goal.lhs - (r - 1) * S) == 0 and goal.rel == ">=" and goal.rhs == -1
+
+
+SUMMANDS = ["r**k", "2*r**k", "r**k/2"]
+BOUNDS = ["1/(1 - r)", "2/(1 - r)", "r/(1 - r)", "1/(r - 1)", "0", "1", "n + 1"]
+RS = ["r >= 0, r < 1", "r > 1", "r > -1, r < 1", "r >= 2"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(summand=st.sampled_from(SUMMANDS), low=st.integers(0, 1), op=st.sampled_from(["<=", ">="]),
+       bound=st.sampled_from(BOUNDS), rs=st.sampled_from(RS))
+def test_a_proved_sum_bound_holds_at_every_point_tried(summand, low, op, bound, rs):
+    text = f"assume: n >= {low - 1}, n integer, {rs}\nSum({summand}, (k, {low}, n)) {op} {bound}"
+    if check_claim_text(text).status != "proved":
+        return
+    grid = [Fraction(k, 4) for k in range(-12, 13)]
+    for r, n in product(grid, range(low - 1, low + 6)):
+        env = {"r": r, "n": n}
+        if not all(_holds(a, env) for a in rs.split(", ")):
+            continue
+        total = sum((_value(summand, {"r": r, "k": Fraction(k)}) for k in range(low, n + 1)),
+                    Fraction(0))
+        right = _value(bound, env)
+        assert (total <= right if op == "<=" else total >= right), (text, env)

@@ -191,22 +191,82 @@ def prove_power(prover: _Prover) -> tuple[Any, str]:
     except _Unproved as first:
         # a stronger hypothesis: each power sequence P[T] >= 0 too (a**n <= b**n needs a**n >= 0
         # in the step); the kernel proves these invariants with the goals and drops them
-        invariants = tuple(kernel.Fact(h.content.lhs.base[T], ">=", 0) for h in starts)
+        invariants = tuple(kernel.Fact(h.content.lhs.base[T], ">=", 0) for h in starts
+                           if h.name.startswith("start")) + _closed_form(skeleton, kernel, sp)
         conclusions = skeleton.conclusions + invariants
         try:
             main = replace(skeleton, conclusions=conclusions, proof=proof(conclusions))
         except _Unproved:
             raise first from None
     checked = kernel.check_claim(prover.statement, kernel.ClaimProof((), main))
-    n = prover.statement.powers[0].variable
-    low = kernel.power_lower_bound(prover.statement.assumptions, n)
-    shown = ", ".join(p.shown for p in prover.statement.powers)
-    bases = [sp.cancel(h.content.rhs / h.content.lhs.base[t]) for h in nexts]
-    stronger = f", with {' and '.join(f'({tr.show(b)})**{n} >= 0' for b in bases)} proved " \
-        f"along" if len(main.conclusions) > len(skeleton.conclusions) else ""
-    return checked, (f"by induction on {n} from {n} = {low}, checked by the kernel: {shown} "
-                     f"at {n} = {low} by its value, at {n} + 1 as its base times its value at "
-                     f"{n} (the induction hypothesis and {n} >= {low} give the step{stronger})")
+    return checked, _power_proof_text(prover, skeleton, main, nexts)
+
+
+def _power_proof_text(prover: _Prover, skeleton: Any, main: Any, nexts: list) -> str:
+    """How the induction of a claim with symbolic powers goes, in the reader's names: ``n``
+    (the sum's upper bound for a sum), each power ``base**n``, the sum ``S(n)``."""
+    kernel, sp, tr, statement = prover.kernel, prover.sp, prover.tr, prover.statement
+    T, t = skeleton.naturals[0], skeleton.proof.index
+    sg = statement.sum
+    n = sg.upper if sg is not None else statement.powers[0].variable
+    low = sg.low - 1 if sg is not None else kernel.power_lower_bound(statement.assumptions, n)
+    bases = {h.content.lhs.base: sp.cancel(h.content.rhs / h.content.lhs.base[t]) for h in nexts
+             if h.name.startswith("next")}
+    exponent = tr.show(sp.S(n) - low)
+    exponent = exponent if sp.S(low) == 0 else f"({exponent})"
+    reader = {B[T]: sp.Symbol(f"({tr.show(b)})**{exponent}") for B, b in bases.items()}
+    if sg is not None:
+        reader[kernel_sum_symbol(skeleton)[T]] = sp.Symbol(f"S({n})")
+    extra = main.conclusions[len(skeleton.conclusions):]
+    along = [f"{tr.show(sp.S(f.lhs).xreplace(reader))} {'=' if f.rel == '=' else f.rel} "
+             f"{tr.show(sp.S(f.rhs).xreplace(reader).xreplace({T: sp.S(n) - low}))}"
+             for f in extra]
+    stronger = f"; proved along with it: {', '.join(along)}" if along else ""
+    what = f"S({n}) the sum, empty at {n} = {low}" if sg is not None else \
+        ", ".join(p.shown for p in statement.powers)
+    return (f"by induction on {n} from {n} = {low}, checked by the kernel: {what}, each power "
+            f"at {n} + 1 its base times its value at {n} (the induction hypothesis and "
+            f"{n} >= {low} give the step{stronger})")
+
+
+def kernel_sum_symbol(skeleton: Any) -> Any:
+    """The sequence S of a sum's induction theorem (its hypothesis ``empty``: S[0] = 0)."""
+    return next(h.content.lhs.base for h in skeleton.hyps if h.name == "empty")
+
+
+def _closed_form(skeleton: Any, kernel: Any, sp: Any) -> tuple:
+    """For a sum whose summand is ``d0 + sum d_i*B_i[t]`` (``B_i[t] = base_i**t``): the closed
+    form ``D*S[T] = D*(d0*T + sum c_i*(B_i[T] - 1))`` with ``c_i = d_i/(base_i - 1)`` and D
+    the common denominator, as an invariant (the geometric sum's ``(1 - r)*S[T] = 1 - r**T``);
+    () for anything else.  Only proposed: the kernel proves it with the claim, or refuses."""
+    family = {h.name: h.content for h in skeleton.family.hyps} if skeleton.family else {}
+    if "recurrence" not in family:
+        return ()
+    T, t = skeleton.naturals[0], skeleton.proof.index
+    S = family["recurrence"].lhs.base
+    f = sp.expand(family["recurrence"].rhs - S[t])
+    sequences = [(c.lhs.base, sp.cancel(c.rhs / c.lhs.base[t])) for name, c in family.items()
+                 if name.startswith("next")]
+    terms = [B[t] for B, _ in sequences]
+    try:
+        poly = sp.Poly(f, *terms)
+    except sp.PolynomialError:
+        return ()
+    if poly.total_degree() > 1 or t in f.free_symbols - set().union(*(x.free_symbols for x in terms)):
+        return ()
+    d0 = poly.coeff_monomial(1)
+    closed = d0 * T
+    for (B, base), term in zip(sequences, terms):
+        d = poly.coeff_monomial(term)
+        if d == 0:
+            continue
+        if sp.expand(base - 1) == 0:
+            return ()
+        closed += d / (base - 1) * (B[T] - 1)
+    if t in sp.S(d0).free_symbols:
+        return ()
+    den = sp.fraction(sp.together(closed))[1]
+    return (kernel.Fact(sp.expand(den * S[T]), "=", sp.expand(sp.cancel(den * closed))),)
 
 
 def _induction(kernel: Any, sp: Any, T: Any, t: Any, names: list, conclusions: tuple,

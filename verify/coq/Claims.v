@@ -4,7 +4,7 @@
     [Sum(f, (k, a, n))] for an integer n >= a - 1 is [psum f a T] with [INR T = n - a + 1].
     The tactics only search; every step they take is checked by Coq. *)
 
-From Coq Require Import Reals Lra Psatz.
+From Coq Require Import Reals Lra Psatz Lia.
 From PLA Require Import InnerProduct.
 Open Scope R_scope.
 
@@ -75,6 +75,38 @@ Proof.
   rewrite H. replace (Z.of_nat m + 1 - 1)%Z with (Z.of_nat m) by ring.
   rewrite Nat2Z.id. reflexivity.
 Qed.
+
+(** The geometric sum, any start [m]: [(1 - r) * (c r^m + ... + c r^(m+T-1)) = c (r^m - r^(m+T))]. *)
+Lemma psum_geometric : forall (f : R -> R) (c r a : R) (m T : nat),
+  a = INR m -> (forall k, f k = c * ipow r k) ->
+  (1 - r) * psum f a T = c * (r ^ m - r ^ (m + T)).
+Proof.
+  intros f c r a m T Ha Hf. induction T as [|t IH].
+  - simpl. rewrite Nat.add_0_r. ring.
+  - cbn [psum]. rewrite Hf, (ipow_nat r (m + t)) by (rewrite plus_INR; lra).
+    replace (m + S t)%nat with (S (m + t)) by lia. simpl pow.
+    rewrite Rmult_plus_distr_l, IH. ring.
+Qed.
+
+(** A bound on a sum from its closed form [G : d * psum f a T = ...] with [0 < d] (the bound of
+    [Sum(r**k, (k, 0, n))] by [1/(1 - r)]): both sides times [d]. *)
+Ltac geometric_close :=
+  match goal with
+  | G : (?d * psum ?f ?a ?T = _) |- psum ?f ?a ?T <= _ =>
+      apply (Rmult_le_reg_l d); [ lra | rewrite G; field_simplify; [ nra | lra .. ] ]
+  | G : (?d * psum ?f ?a ?T = _) |- psum ?f ?a ?T >= _ =>
+      apply Rle_ge; apply (Rmult_le_reg_l d); [ lra | rewrite G; field_simplify; [ nra | lra .. ] ]
+  end.
+
+(** The goal's sum is [c r^m + ... ]: its closed form, [r ^ (m + T) >= 0], then the bound. *)
+Ltac geometric_bound c r m :=
+  match goal with
+  | |- context [psum ?f ?a ?T] =>
+      pose proof (psum_geometric f c r a m T ltac:(simpl; lra) ltac:(intro; cbv beta; ring))
+        as G;
+      pose proof (pow_le r (m + T) ltac:(lra));
+      cbn [Nat.add pow] in *; geometric_close
+  end.
 
 (** Cauchy–Schwarz in any real inner-product space, proved as the kernel proves it: by cases
     on dot v v (when it is 0, (dot u u + 2) (dot u u dot v v - (dot u v)^2) is

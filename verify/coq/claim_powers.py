@@ -100,9 +100,13 @@ def power_script(printer: Any, claim: Any, names: list[str], hyp_names: list[str
     conditions = [d for kind, d in _nonzero(claim.goals) if kind == "nonzero"]
     if len(conditions) > 1:
         raise ValueError("a symbolic sum with powers divides by one expression at most")
-    for d in conditions:  # d <> 0 from the assumption d' <> 0 it is, up to sign
-        lines += [f"  assert (D1 : {printer.scalar(d)} <> 0) by (intro; match goal with "
-                  f"H : _ <> _ |- _ => apply H; lra end).", "  refine (conj D1 _)."]
+    for d in conditions:  # d <> 0 from an assumption d' <> 0 it is up to sign, or r < 1
+        lines += [f"  assert (D1 : {printer.scalar(d)} <> 0) by (intro; first [ lra | match "
+                  f"goal with H : _ <> _ |- _ => apply H; lra end ]).", "  refine (conj D1 _)."]
+    geometric = _geometric(body, index)
+    if geometric is not None and claim.goals[0].op != "==":  # a bound: from the closed form
+        coefficient, base = (printer.scalar(e) for e in geometric)
+        return lines + [f"  geometric_bound {coefficient} {base} {start}%nat."]
     rewrites = " ".join(f"rewrite (ipow_nat {printer.scalar(p[1])} (t + {start + p[3]})) by "
                         f"(rewrite plus_INR; simpl INR; lra)."
                         for p in _powers(body, []) if p[2] == ("sym", index))
@@ -111,6 +115,22 @@ def power_script(printer: Any, claim: Any, names: list[str], hyp_names: list[str
                     f"  - simpl. {close}.",
                     f"  - cbn [psum]. rewrite ?S_INR. cbv beta. {rewrites} simpl pow. "
                     f"pose proof (pos_INR t). rewrite IH; {close}."]
+
+
+def _geometric(body: tuple, index: str) -> tuple | None:
+    """(c, r) when the summand is ``r**k`` or ``c*r**k`` (c, r free of the index k), else None.
+
+    >>> _geometric(("mul", ("num", 2), ("powsym", ("sym", "r"), ("sym", "k"), 0)), "k")
+    (('num', 2), ('sym', 'r'))
+    """
+    from verify.claims.elaborate import names_in
+
+    coefficient, power = (("num", 1), body) if body[0] == "powsym" else \
+        (body[1], body[2]) if body[0] == "mul" and len(body) == 3 else (None, None)
+    if power is None or power[0] != "powsym" or power[2] != ("sym", index) or power[3] != 0 or \
+            index in names_in(power[1]) | names_in(coefficient):
+        return None
+    return coefficient, power[1]
 
 
 def _nonzero(relations: Any) -> list:

@@ -177,6 +177,25 @@ def power_theorem(statement: Any) -> Theorem:
                    family=Family(t, T, tuple(nexts)))
 
 
+def _assumed_sign(statement: Any, d: Any) -> int | None:
+    """1 when an assumption is ``d > 0``, -1 when it is ``d < 0`` (by normal form), else None.
+
+    >>> import sympy
+    >>> from verify.kernel.claim_statements import ClaimStatement
+    >>> r = sympy.Symbol("r", real=True)
+    >>> _assumed_sign(ClaimStatement(assumptions=(Fact(r, "<", 1),)), 1 - r)
+    1
+    """
+    sp = _sympy()
+    for f in statement.assumptions:
+        expr, kind = Fact(f.lhs, f.rel, f.rhs).normal()
+        if kind == ">0":
+            for sign in (1, -1):
+                if sp.expand(expr - sign * d) == 0:
+                    return sign
+    return None
+
+
 def sum_power_theorem(statement: Any) -> Theorem:
     """The induction theorem of ``Sum(f, (k, low, n)) rel G`` whose summand has powers
     ``base**(k + c)`` and whose closed form has powers ``base**(n + c)`` (the geometric sum):
@@ -207,11 +226,14 @@ def sum_power_theorem(statement: Any) -> Theorem:
         raise DerivationError("a sum with symbolic powers has no sqrt and no Abs")
     numerator, denominator = sp.fraction(sp.together(closed))
     scale, cleared = denominator.as_coeff_Mul()
+    sign = _assumed_sign(statement, cleared) if sg.rel != "=" and cleared != 1 else 1
     if cleared.free_symbols & (symbols | {k, n}) or cleared != 1 and not (sg.rel == "=" and any(
             sp.expand(cleared - e) == 0 or sp.expand(cleared + e) == 0
-            for e in statement.nonzero)):
+            for e in statement.nonzero) or sign is not None and sg.rel != "="):
         raise DerivationError(f"the closed form divides by {cleared}: an equality whose "
-                              f"denominator is assumed != 0 (such as r != 1) is needed")
+                              f"denominator is assumed != 0 (such as r != 1), or an inequality "
+                              f"whose denominator is assumed > 0 or < 0 (such as r < 1), is "
+                              f"needed")
     used, T, t = _names_and_variables(statement)
     S = sp.IndexedBase(fresh_name("S", used))
     sequences = _Sequences(tuple(powers), used)
@@ -223,7 +245,8 @@ def sum_power_theorem(statement: Any) -> Theorem:
     at_n = {n: T + sg.low - 1, **{p.symbol: sequences.power(p, sg.low - 1 + p.offset, T)
                                   for p in outer}}
     recurrence = Hyp("recurrence", Fact(S[t + 1], "=", S[t] + summand.xreplace(at_k)))
-    conclusion = Fact(cleared * S[T], sg.rel, (numerator / scale).xreplace(at_n))
+    # S rel N/(scale*D) with sign*D > 0 assumed: times sign*D, sign*D*S rel sign*N/scale
+    conclusion = Fact(sign * cleared * S[T], sg.rel, (sign * numerator / scale).xreplace(at_n))
     return Theorem(name="sum", title="sum", vectors=(), naturals=(T,),
                    hyps=tuple(hyps + [Hyp("empty", Fact(S[0], "=", 0))] + starts),
                    conclusions=(conclusion,),
