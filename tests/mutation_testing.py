@@ -339,7 +339,9 @@ _CLAIMS_TESTS = (
 #: (``refute.py``) and the Markdown scanning only propose or report, and are not mutated.
 _CLAIMS_VERDICT = ("_prove", "_propose", "_negation_proved", "decide_claim")
 _CLAIMS_TESTS = _CLAIMS_TESTS + ("tests/test_attacks_claims_statement.py",
-                                 "tests/test_attacks_claims_proposers.py")
+                                 "tests/test_attacks_claims_proposers.py",
+                                 "tests/test_attacks_claim_display.py",
+                                 "tests/test_attacks_claims_cleared_denominators.py")
 
 #: Tests that cannot judge a mutant, never run against one: they fail on the unmutated private
 #: tree for a reason that has nothing to do with the behaviour of the mutated code.
@@ -372,6 +374,7 @@ TARGETS: dict[str, Target] = {
     "verify/claims/elaborate.py": Target(_CLAIMS_TESTS),
     "verify/claims/verdict.py": Target(_CLAIMS_TESTS, _CLAIMS_VERDICT),
     "verify/kernel/claim_statements.py": Target(_CLAIMS_TESTS + _KERNEL_TESTS),
+    "verify/kernel/claim_display.py": Target(_CLAIMS_TESTS + _KERNEL_TESTS),
     "verify/kernel/exact.py": Target(_KERNEL_TESTS),
     "verify/kernel/registry.py": Target(_KERNEL_TESTS),
     "verify/checks/monitor.py": Target(_MONITOR_TESTS),
@@ -385,7 +388,8 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/steps.py": Target(_KERNEL_TESTS[:9] + _MONITOR_TESTS),
     "verify/kernel/claim_names.py": Target(_CLAIMS_TESTS),
     "verify/kernel/powers.py": Target(_CLAIMS_TESTS + ("tests/test_claims_powers.py",
-                                                       "tests/test_attacks_claims_powers.py")),
+                                                       "tests/test_attacks_claims_powers.py",
+                                                       "tests/test_attacks_power_invariants.py")),
 }
 
 

@@ -58,7 +58,8 @@ _KEYWORDS = {"as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "fo
              "pos_INR", "dot_add_l", "dot_add_r", "dot_scale_l", "dot_scale_r", "dot_sym",
              "Rabs_right", "Rabs_left", "Rle_or_lt", "Rmult_lt_0_compat", "pow_lt",
              "ipow", "ipow_nat", "cauchy_schwarz", "norms_above_dot",
-             "square_pos"}
+             "square_pos", "pow_le", "psum_geometric", "geometric_close", "geometric_bound",
+             "powers_nonneg", "positive_parts"}
 _OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 

@@ -19,6 +19,8 @@ float and no I/O:
 - :mod:`verify.kernel.claim_statements`: a Markdown claim's own statement and the check that a
   proof proves exactly it (hypotheses compared by canonical text; Sum goals by an induction
   theorem the kernel builds with fresh names);
+- :mod:`verify.kernel.claim_display`: a claim's statement as the reader writes it, printed by the
+  kernel from what it proved (:func:`statement_display`);
 - :mod:`verify.kernel.powers`: symbolic powers ``x**n`` of a claim and the induction theorem
   the kernel builds for them;
 - :mod:`verify.kernel.exact`: the one check that a number entering the kernel is exact;
@@ -54,7 +56,8 @@ from verify.kernel.steps import ProofViolation, StepConstants
 _ON_FIRST_USE = {
     "verify.kernel.claim_statements": (
         "Atom", "CheckedClaim", "ClaimProof", "ClaimStatement", "Domain", "Goal", "SumGoal",
-        "atom_definitions", "check_claim", "check_vacuous", "statement_display", "sum_theorem"),
+        "atom_definitions", "check_claim", "check_vacuous", "sum_theorem"),
+    "verify.kernel.claim_display": ("statement_display",),
     "verify.kernel.derivations": ("check_theorem",),
     "verify.kernel.powers": ("Power", "power_lower_bound", "power_theorem"),
     "verify.kernel.terms": (
