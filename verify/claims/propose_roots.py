@@ -105,6 +105,8 @@ def _cleared(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] 
     denominator = sp.fraction(sp.together(sp.S(stated.lhs) - sp.S(stated.rhs)))[1]
     line = kernel.Chain(f"goal{j}", numerator, (kernel.Link("=", 0, certificate),))
     show = prover.tr.show
+    if not denominator.free_symbols:
+        return fact, (line,), "both sides are one rational function where they are defined"
     return fact, (line,), (f"the sides differ by N/({show(denominator)}) with "
                            f"{show(denominator)} != 0 assumed, and N = 0: "
                            f"0 - ({show(numerator)}) = {prover.terms_text(certificate)}")

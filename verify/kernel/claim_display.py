@@ -17,19 +17,16 @@ for all real x: sqrt(x) >= 0
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from verify.kernel.claim_names import statement_names as _names
 from verify.kernel.statements import expression_text
 from verify.kernel.terms import DerivationError, _sympy
 
-if TYPE_CHECKING:
-    from verify.kernel.claim_statements import ClaimStatement
-
 __all__ = ["statement_display"]
 
 
-def statement_display(statement: ClaimStatement) -> str:
+def statement_display(statement: Any) -> str:
     """The statement in the reader's notation: ``for all ... with <assumptions>: <goals>``,
     atoms shown as written (``sqrt(x)``, ``Abs(k - 1)``), inner products as ``dot(u, v)``."""
     sp = _sympy()
@@ -72,7 +69,7 @@ def statement_display(statement: ClaimStatement) -> str:
 _ATOM_FUNCTIONS = {"sqrt": "sqrt", "abs": "Abs"}
 
 
-def _print_atoms_and_powers(statement: ClaimStatement, shown: dict, text: Any) -> None:
+def _print_atoms_and_powers(statement: Any, shown: dict, text: Any) -> None:
     """Fill ``shown`` (symbol -> a symbol named as the reader writes it) for every atom and
     power, printed from its own argument or base: a record's ``shown`` text is the elaborator's
     and is never used.  One symbol is one atom or power; an atom's argument may use only atoms

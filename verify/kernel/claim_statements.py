@@ -314,8 +314,10 @@ def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact | None:
     if goal.op != "=":
         return None
     numerator, denominator = sp.fraction(sp.together(sp.S(goal.lhs) - sp.S(goal.rhs)))
-    if not denominator.free_symbols:
-        return None
+    if not denominator.free_symbols:  # the same rational function where both are defined
+        sides = (sp.fraction(sp.together(sp.S(x)))[1] for x in (goal.lhs, goal.rhs))
+        return Fact(numerator, "=", 0) if numerator == 0 and any(
+            d.free_symbols for d in sides) else None
     nonzero = [sp.expand(e) for e in statement.nonzero]
     for factor in sp.Mul.make_args(denominator):
         base, exponent = factor.as_base_exp()
