@@ -114,3 +114,12 @@ def test_a_quotient_is_proved_exactly_when_it_divides(coefficients, c, remainder
         assert verdict.status == "refuted", verdict.explain()
         point = verdict.counterexample["r"]   # the assumption holds there, both sides differ
         assert point != c and Fraction(remainder) / (point - c) != 0
+
+
+def test_sides_that_are_one_rational_function_are_proved_and_a_remainder_is_not():
+    """Hypothesis drew (-1)*r**0 == ((-1)*r**0*(r - 1) + 0)/(r - 1): together() makes the
+    difference 0 with denominator 1, which no path proved; a remainder of 1 is refuted."""
+    same = check_claim_text("assume: r != 1\n(-1)*r**0 == (((-1)*r**0)*(r - 1) + 0)/(r - 1)")
+    assert same.status == "proved", same.explain()
+    other = check_claim_text("assume: r != 1\n(-1)*r**0 == (((-1)*r**0)*(r - 1) + 1)/(r - 1)")
+    assert other.status == "refuted"
