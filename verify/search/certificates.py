@@ -49,7 +49,7 @@ from verify import kernel
 
 __all__ = [
     "Certificate", "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
-    "separator_for", "max_margin", "near_max_margin", "shortened", "lp_separator",
+    "separator_for", "kernel_rows", "max_margin", "near_max_margin", "shortened", "lp_separator",
     "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
@@ -258,6 +258,28 @@ def _without_exact_max_margin(dataset: Any, why: str) -> Separator | NonSeparabl
     return max_margin(dataset)
 
 
+def kernel_rows(dataset: Any) -> Any:
+    """The data set's rows as the kernel should read them: its int64 matrix when that is the
+    data set's only copy of the data (a data set read from a file,
+    :meth:`pla.Dataset.from_int64_matrix`, whose tuple of tuples is not built yet) and the
+    kernel takes it (C-contiguous, every |entry| < 2³¹: see
+    :func:`verify.kernel.certificates._data_rows`, which checks it again at every call);
+    else the tuple of tuples.  The checks then read the data set's own copy of its numbers,
+    never a cache derived from it, and a checked run of a file never builds the tuples.
+
+    >>> import numpy as np, pla
+    >>> ds = pla.Dataset.from_int64_matrix(np.array([[1, 2]]), 1, np.array([1]), bias=True)
+    >>> kernel_rows(ds).tolist(), kernel_rows(pla.Dataset.from_rows([[2]], [1]))
+    ([[1, 2]], ((1, 2),))
+    """
+    fields = getattr(dataset, "__dict__", {})
+    matrix = fields.get("int64_rows")
+    if "rows" not in fields and matrix is not None and matrix.size and \
+            matrix.flags.c_contiguous and max(int(matrix.max()), -int(matrix.min())) < 2**31:
+        return matrix
+    return dataset.rows
+
+
 def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str = "",
                   alpha: Sequence[Fraction] | None = None) -> Separator:
     """The :class:`Separator` record of ``w`` after the kernel has checked it (and α, if given).
@@ -275,12 +297,12 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
     if alpha is not None:
         alpha = tuple(alpha)
         facts, norm2 = kernel.check_max_margin_separator(
-            dataset.rows, dataset.scale, dataset.labels, w, alpha)
+            kernel_rows(dataset), dataset.scale, dataset.labels, w, alpha)
         maxmargin = w
     else:
-        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+        facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
         norm2 = _squared_norm(w)
-    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    R2 = kernel.squared_radius(kernel_rows(dataset), dataset.scale)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -331,7 +353,8 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
             lam[j] = u
         g = gcd(*lam)
         certificate = NonSeparable(tuple(Fraction(v // g) for v in lam))
-        kernel.check_gordan(dataset.rows, dataset.scale, dataset.labels, certificate.lam)
+        kernel.check_gordan(kernel_rows(dataset), dataset.scale, dataset.labels,
+                            certificate.lam)
         return certificate
     if r_last <= 0:
         raise CertificateNotFound("exact NNLS ended with a non-positive last residual")
@@ -380,15 +403,16 @@ def near_max_margin(dataset: Any) -> Separator | None:
     if not any(w) or not any(alpha):
         return None
     try:
-        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
-        lower = kernel.check_dual_bound(dataset.rows, dataset.scale, dataset.labels, alpha)
+        rows = kernel_rows(dataset)
+        facts = kernel.check_separator(rows, dataset.scale, dataset.labels, w)
+        lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, alpha)
     except kernel.CertificateError:
         return None
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
     norm2 = _squared_norm(w)
-    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    R2 = kernel.squared_radius(rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
                      norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
                      bound_lower=R2 * lower)
@@ -419,8 +443,8 @@ def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16,
         if not any(w) or not any(alpha):
             continue
         try:
-            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
-            lower = separator.R2 * kernel.check_dual_bound(dataset.rows, dataset.scale,
+            facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
+            lower = separator.R2 * kernel.check_dual_bound(kernel_rows(dataset), dataset.scale,
                                                            dataset.labels, alpha)
         except kernel.CertificateError:
             continue
@@ -523,7 +547,8 @@ def lp_separator(dataset: Any, note: str = "") -> Separator | None:
         if not any(candidate):
             continue
         try:
-            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, candidate)
+            facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels,
+                                           candidate)
         except kernel.CertificateError:
             continue
         # report the multiple with minimum margin exactly 1 (like the max-margin w*)
