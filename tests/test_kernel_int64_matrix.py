@@ -221,3 +221,23 @@ def test_near_max_margin_gives_the_same_certificate_from_the_matrix():
     reference = near_max_margin(pla.Dataset.from_integers(X.tolist(), 1, y.tolist(),
                                                           bias=False))
     assert from_file is not None and from_file == reference
+
+
+class RowsLike:
+    """Not a sequence of the kernel's: numpy would still make an int64 matrix of it."""
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, n):
+        if n >= 2:
+            raise IndexError(n)
+        return (1, 2)
+
+
+@pytest.mark.parametrize("rows", [RowsLike(), "ab", {0: (1, 2)}, iter([(1, 2)])])
+def test_rows_that_are_neither_sequences_nor_an_int64_matrix_are_refused(rows):
+    for check, args in [(C.squared_norms, ()), (C.squared_radius, (1,)),
+                        (C.row_products, ([1, 1],)), (C.check_separator, (1, (1,), [1, 1]))]:
+        with pytest.raises(CertificateError):
+            check(rows, *args)

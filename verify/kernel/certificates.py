@@ -115,8 +115,8 @@ def row_products(rows: Any, V: Any) -> list[int]:
     """
     V = list(V)
     rows = _data_rows(rows)
-    matrix = type(rows) not in _SEQUENCES                  # (the kernel's own int64 matrix)
-    if matrix and rows.shape[1] != len(V):
+    matrix = _own_matrix(rows)
+    if not matrix and type(rows) not in _SEQUENCES or matrix and rows.shape[1] != len(V):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
     valid = set(map(type, V)) <= _INT and (matrix or _rows_of_ints(rows, len(V)))
     if not set(map(type, V)) <= _INT or not valid and any(len(row) != len(V) for row in rows):
@@ -142,7 +142,7 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
         raise CertificateError(f"scale must be a positive int, not {scale!r}")
     if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
         return _LAST_VALID[0][2]
-    matrix = _LAST_INT64 and _LAST_INT64[0][0] is rows and type(rows) not in _SEQUENCES
+    matrix = _own_matrix(rows)
     if type(labels) not in _SEQUENCES or type(rows) not in _SEQUENCES and not matrix:
         raise CertificateError("the data must be a tuple or list of rows and one of labels")
     if len(rows) == 0 or len(rows) != len(labels):
@@ -205,6 +205,12 @@ def _data_rows(rows: Any) -> Any:
     return matrix
 
 
+def _own_matrix(rows: Any) -> bool:
+    """Whether ``rows`` is the int64 matrix :func:`_data_rows` checked and copied last (the
+    only object other than a tuple of tuples that ``_LAST_INT64`` holds first)."""
+    return bool(_LAST_INT64) and _LAST_INT64[0][0] is rows and type(rows) not in _SEQUENCES
+
+
 #: The last tuple of tuples that passed :func:`_rows_of_ints` and its dimension (one pass a set).
 _LAST_ROWS: list[tuple[Any, int]] = []
 
@@ -224,7 +230,7 @@ def _rows_of_ints(rows: Any, dim: int) -> bool:
 
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
     """Raise for the first row whose label is not ±1 or which is not ``dim`` ints."""
-    sequence = type(rows) in _SEQUENCES            # (else an int64 matrix: checked already)
+    sequence = not _own_matrix(rows)               # (the kernel's int64 matrix: checked)
     for n, (row, y) in enumerate(zip(rows, labels)):
         if not is_exact_int(y) or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
@@ -257,8 +263,8 @@ def squared_norms(rows: Any) -> list[int]:
     [5, 25]
     """
     rows = _data_rows(rows)
-    dim = len(rows[0]) if len(rows) else 0
-    if type(rows) in _SEQUENCES and not _rows_of_ints(rows, dim):
+    dim = len(rows[0]) if type(rows) in _SEQUENCES and len(rows) or _own_matrix(rows) else 0
+    if not (_own_matrix(rows) or _rows_of_ints(rows, dim)):
         raise CertificateError("squared_norms needs rows of ints, all of one length")
     matrix, biggest = _int64_rows(rows, dim)
     if matrix is not None and (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
