@@ -241,3 +241,28 @@ def test_rows_that_are_neither_sequences_nor_an_int64_matrix_are_refused(rows):
                         (C.row_products, ([1, 1],)), (C.check_separator, (1, (1,), [1, 1]))]:
         with pytest.raises(CertificateError):
             check(rows, *args)
+
+
+# --- the multipliers of one certificate are converted once (a tuple cannot change) -------------
+@settings(max_examples=60, deadline=None)
+@given(st.lists(numbers, min_size=1, max_size=6))
+def test_a_tuple_converted_again_gives_the_same_integers(values):
+    values = tuple(values)
+    first = C._over_common_denominator(values, len(values), "alpha")
+    assert C._LAST_COMMON[0][0] is values
+    first[0].append("changed by the caller")                  # a fresh list every time
+    again = C._over_common_denominator(values, len(values), "alpha")
+    assert again == C._over_common_denominator(list(values), len(values), "alpha")
+    assert again[0] == first[0][:-1]
+    with pytest.raises(CertificateError, match=f"alpha has {len(values)} entries, expected"):
+        C._over_common_denominator(values, len(values) + 1, "alpha")
+
+
+def test_only_tuples_of_plain_numbers_are_remembered():
+    class Int(int):
+        pass
+
+    C._LAST_COMMON.clear()
+    for values in ([1, Fraction(1, 2)], (Int(1), Fraction(1, 2))):
+        C._over_common_denominator(values, 2, "w")
+        assert not C._LAST_COMMON

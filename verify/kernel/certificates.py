@@ -82,6 +82,11 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
     >>> _over_common_denominator([Fraction(1, 2), 3, Fraction(-1, 6)], 3, "v")
     ([3, 18, -1], 6)
     """
+    if _LAST_COMMON and _LAST_COMMON[0][0] is values:     # (the same tuple, converted before)
+        numerators, D = _LAST_COMMON[0][1], _LAST_COMMON[0][2]
+        if len(numerators) != length:
+            raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
+        return list(numerators), D
     numbers = list(values) if type(values) not in _SEQUENCES else values
     if set(map(type, numbers)) <= _PLAIN_NUMBERS:   # whole-list path: no per-entry call
         numerators = list(map(operator.attrgetter("numerator"), numbers))
@@ -92,7 +97,10 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
                 raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
             D = lcm(*set(denominators))
             factor = {d: D // d for d in set(denominators)}
-            return list(map(mul, numerators, map(factor.__getitem__, denominators))), D
+            scaled = list(map(mul, numerators, map(factor.__getitem__, denominators)))
+            if type(values) is tuple:
+                _LAST_COMMON[:] = [(values, tuple(scaled), D)]
+            return scaled, D
     numbers = [_exact_number(v, f"{what}[{i}]") for i, v in enumerate(numbers)]
     if len(numbers) != length:
         raise CertificateError(f"{what} has {len(numbers)} entries, expected {length}")
@@ -105,6 +113,10 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
 
 #: ints and Fractions exactly (no subclass: their own ``numerator`` and ``denominator``).
 _PLAIN_NUMBERS = {int, Fraction}
+#: The last tuple of plain ints and Fractions that :func:`_over_common_denominator` converted,
+#: with its result: immutable, so the checks of one certificate (the multipliers α, checked
+#: by ``near_max_margin`` and again by ``prepare_monitor``) convert it once.
+_LAST_COMMON: list[tuple[Any, tuple[int, ...], int]] = []
 
 
 def row_products(rows: Any, V: Any) -> list[int]:

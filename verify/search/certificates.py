@@ -724,7 +724,7 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
         room = dim - support.size
         if room <= 0:
             return None
-        W = np.union1d(support, violated[np.argsort(margins[violated])[:room]])
+        W = _index_union(n, support, violated[np.argsort(margins[violated])[:room]])
     return None
 
 
@@ -756,8 +756,25 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
         # the working set grows (up to 10 × its first size; then only its support is kept): a
         # row dropped for a zero multiplier tends to be violated again later (27 cold solves
         # instead of 6 on 10,000 × 100 data)
-        W = np.union1d(W if len(W) < 10 * size else W[multipliers > 0], worst)
+        W = _index_union(n, W if len(W) < 10 * size else W[multipliers > 0], worst)
     return None
+
+
+def _index_union(n: int, first: Any, second: Any) -> Any:
+    """The sorted row indices in ``first`` or ``second`` (``numpy.union1d`` of indices below
+    ``n``, by a mask: ``union1d`` imports ``numpy.ma``, a visible part of a checked process's
+    start-up).
+
+    >>> import numpy as np
+    >>> _index_union(6, np.array([4, 1]), np.array([1, 5, 0])).tolist()
+    [0, 1, 4, 5]
+    """
+    import numpy as np
+
+    chosen = np.zeros(n, dtype=bool)
+    chosen[first] = True
+    chosen[second] = True
+    return np.flatnonzero(chosen)
 
 
 #: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
