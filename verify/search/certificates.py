@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import floor, gcd, lcm
-from operator import neg
+from operator import mul, neg
 from typing import Any, Sequence
 
 from verify import kernel
@@ -590,6 +590,8 @@ def _fractions(numerators: list[int], denominator: int) -> tuple[Fraction, ...]:
     >>> _fractions([2, -3, 0], 6)
     (Fraction(1, 3), Fraction(-1, 2), Fraction(0, 1))
     """
+    if denominator.bit_length() <= _PYTHON_GCD_BITS:     # short numbers: no FLINT import
+        return tuple(Fraction(p, denominator) for p in numerators)
     import flint
 
     out = []
@@ -866,18 +868,29 @@ def _lawson_hanson(A: Any, iterations: int) -> Any:
     return u
 
 
+#: Up to this many bits, the search reduces fractions with CPython's gcd (FLINT's is much
+#: faster on numbers of thousands of digits, but importing it costs a small checked run ~30 ms).
+_PYTHON_GCD_BITS = 256
+#: Systems of at most this many unknowns are solved in Python integers (Bareiss), larger ones
+#: by python-flint.
+_PYTHON_SOLVE_SIZE = 12
+
+
 def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
     """The exact solution of a square integer system as (numerators, common denominator > 0),
     or None when the matrix is singular.
 
-    The only place the search does exact linear algebra (python-flint's fraction-free integer
-    solver; swap it here).
+    The only place the search does exact linear algebra: small systems by Bareiss's
+    fraction-free elimination in Python integers (:func:`_bareiss_solve`), larger ones by
+    python-flint's fraction-free integer solver.
 
     >>> _solve([[2, 0], [0, 4]], [1, 1])
     ([2, 1], 4)
     >>> _solve([[1, 1], [1, 1]], [1, 1]) is None
     True
     """
+    if len(rhs) <= _PYTHON_SOLVE_SIZE:
+        return _bareiss_solve(matrix, rhs)
     import flint
 
     k = len(rhs)
@@ -889,6 +902,37 @@ def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | N
     numerators, denominator = solution.numer_denom()
     sign = 1 if denominator > 0 else -1
     return [sign * int(v) for v in numerators.entries()], sign * int(denominator)
+
+
+def _bareiss_solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """:func:`_solve` in Python integers: Bareiss's fraction-free elimination of [A | b] (every
+    division exact), then back substitution for the numerators over d = ±det A (Cramer's rule:
+    d·x is an integer vector).  The solution as (numerators, d > 0) over the smallest common
+    denominator, or None when A is singular.
+
+    >>> _bareiss_solve([[2, 1], [1, 3]], [1, 2]), _bareiss_solve([[2, 0], [0, 4]], [1, 1])
+    (([1, 3], 5), ([2, 1], 4))
+    """
+    k = len(rhs)
+    M = [list(row) + [b] for row, b in zip(matrix, rhs)]
+    previous = 1
+    for i in range(k):
+        pivot = next((r for r in range(i, k) if M[r][i]), None)
+        if pivot is None:
+            return None
+        M[i], M[pivot] = M[pivot], M[i]
+        for r in range(i + 1, k):
+            M[r][i + 1:] = [(M[r][c] * M[i][i] - M[r][i] * M[i][c]) // previous
+                            for c in range(i + 1, k + 1)]
+            M[r][i] = 0
+        previous = M[i][i]
+    d = M[k - 1][k - 1]
+    numerators = [0] * k
+    for i in range(k - 1, -1, -1):
+        total = M[i][k] * d - sum(M[i][j] * numerators[j] for j in range(i + 1, k))
+        numerators[i] = total // M[i][i]
+    common = gcd(d, *numerators) * (1 if d > 0 else -1)     # (the smallest denominator)
+    return [v // common for v in numerators], d // common
 
 
 def _independent(columns: list[tuple[int, ...]]) -> list[int]:
@@ -909,6 +953,10 @@ def _independent(columns: list[tuple[int, ...]]) -> list[int]:
     return pivots
 
 
+#: Up to this many numbers (rows × dim), :class:`_ExactProducts` works in Python integers.
+_PYTHON_PRODUCTS = 20_000
+
+
 class _ExactProducts:
     """Exact integer products with the rows zⱼ, vectorised (speed only; every result is exact).
 
@@ -920,11 +968,10 @@ class _ExactProducts:
     """
 
     def __init__(self, Z: list[tuple[int, ...]]) -> None:
-        import flint
-
         self.Z = Z
-        self.flint = flint
-        self.matrix = flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
+        #: few rows: combinations and scores in Python integers, no FLINT (nor its import)
+        self.small = len(Z) * len(Z[0]) <= _PYTHON_PRODUCTS
+        self._matrix: Any = None
         self.dense: Any = None
         try:
             import numpy as np
@@ -940,6 +987,20 @@ class _ExactProducts:
         elif bound <= 2**63 - 1:
             self.dense = small if small is not None else np.array(Z, dtype=np.int64)
 
+    @property
+    def flint(self) -> Any:
+        import flint
+
+        return flint
+
+    @property
+    def matrix(self) -> Any:
+        """The rows as a python-flint ``fmpz_mat`` (built on first use)."""
+        if self._matrix is None:
+            Z = self.Z
+            self._matrix = self.flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
+        return self._matrix
+
     def gram(self, P: list[int]) -> list[list[int]]:
         """[zₐ·z_b for b in P] for a in P, exactly."""
         if self.dense is not None:
@@ -954,11 +1015,18 @@ class _ExactProducts:
 
     def combination(self, U: dict[int, int]) -> list[int]:
         """Σⱼ Uⱼ zⱼ, exactly."""
+        if self.small:
+            total = [0] * len(self.Z[0])
+            for j, u in U.items():
+                total = [t + u * z for t, z in zip(total, self.Z[j])]
+            return total
         weights = self.flint.fmpz_mat(1, len(self.Z), [U.get(j, 0) for j in range(len(self.Z))])
         return [int(v) for v in (weights * self.matrix).entries()]
 
     def scores(self, r: list[int]) -> list[int]:
         """[zⱼ·r for every j], exactly."""
+        if self.small:
+            return [sum(map(mul, z, r)) for z in self.Z]
         column = self.flint.fmpz_mat(len(r), 1, r)
         return [int(v) for v in (self.matrix * column).entries()]
 
