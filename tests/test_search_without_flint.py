@@ -24,15 +24,13 @@ systems = st.integers(1, 7).flatmap(lambda k: st.tuples(
 
 
 def flint_solve(matrix, rhs):
-    k = len(rhs)
+    """:func:`_solve` by python-flint whatever the size of the system."""
+    size = S._PYTHON_SOLVE_SIZE
+    S._PYTHON_SOLVE_SIZE = 0
     try:
-        solution = flint.fmpz_mat(k, k, [v for row in matrix for v in row]).solve(
-            flint.fmpz_mat(k, 1, rhs))
-    except ZeroDivisionError:
-        return None
-    numerators, denominator = solution.numer_denom()
-    sign = 1 if denominator > 0 else -1
-    return [sign * int(v) for v in numerators.entries()], sign * int(denominator)
+        return S._solve(matrix, rhs)
+    finally:
+        S._PYTHON_SOLVE_SIZE = size
 
 
 @settings(max_examples=300, deadline=None)
