@@ -134,7 +134,7 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
     ``wf``, when the caller already has it (many runs on the same data share one).
     """
     import pla
-    from verify.search.certificates import NonSeparable, separator_for
+    from verify.search.certificates import NonSeparable, kernel_rows, separator_for
 
     if wf in ("maxmargin", "maxmargin-exact", "lp"):
         certificate = separator if separator is not None else reference_separator(dataset, wf)
@@ -153,7 +153,7 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
 
             try:
                 lower = None if certificate.alpha is None else monitor.R2 * \
-                    kernel.check_dual_bound(dataset.rows, dataset.scale, dataset.labels,
+                    kernel.check_dual_bound(kernel_rows(dataset), dataset.scale, dataset.labels,
                                             certificate.alpha)
             except kernel.CertificateError:
                 lower = None

@@ -205,7 +205,12 @@ class Monitor:
         self.options = options
         self.paranoid = paranoid
         self.check_every = max(1, check_every)
-        self.rows = dataset.rows
+        from verify.search.certificates import kernel_rows
+
+        # the kernel's input: the data set's int64 matrix when the kernel takes it (the tuple
+        # of tuples, ``self.rows``, is then built only if an update or a fault needs it)
+        self._kernel_rows = kernel_rows(dataset)
+        self.n = dataset.n
         self.labels = dataset.labels
         self.L = L = dataset.scale
         self.zero = options.zero
@@ -215,10 +220,10 @@ class Monitor:
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
         self.W: Any = list(self.W0)  # type: ignore[arg-type]
-        self.q = kernel_squared_norms(self.rows)
+        self.q = kernel_squared_norms(self._kernel_rows)
         matrix = dataset.int64_rows       # cached on the data set (the fast engine's too)
         self._rows64, self._int64_updates = _int64_carrier(
-            self.rows if matrix is None else matrix, self.W, k)
+            self._kernel_rows if matrix is None else matrix, self.W, k)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0
@@ -258,7 +263,7 @@ class Monitor:
                 Df = lcm(Df, v.denominator)
         self.Df = Df
         self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = list(map(mul, self.labels, kernel_row_products(self.rows, F)))
+        self.m = list(map(mul, self.labels, kernel_row_products(self._kernel_rows, F)))
         true_rho = Fraction(min(self.m), Df * L)
         if true_rho <= 0:
             n = self.m.index(min(self.m))
@@ -289,6 +294,12 @@ class Monitor:
             L=L, b=b, c1=self.c1, P0=self.P0, bound_updates=self.bound_updates, Df=Df,
             bound=self.bound)
 
+    @property
+    def rows(self) -> Any:
+        """The data set's integer rows, a tuple of tuples (built on first use when the data set
+        holds only its int64 matrix)."""
+        return self.dataset.rows
+
     def weights(self) -> list[int]:
         """W, the current wₜ times D, as a list of Python integers."""
         return self.W if type(self.W) is list else self.W.tolist()
@@ -307,7 +318,7 @@ class Monitor:
         full = self.paranoid or self.t % self.check_every == 0
         if full:
             t, n = self.t, step.index
-            if isinstance(n, int) and 0 <= n < len(self.rows):
+            if isinstance(n, int) and 0 <= n < self.n:
                 if _scaled(step.w_before, self.D) != self.weights():
                     self._fail("w_t is the previous w_{t+1}", t, "w_t (engine)", "=",
                                "w_t (monitor)", f"engine {tuple(map(str, step.w_before))} != "
@@ -328,12 +339,11 @@ class Monitor:
         t = self.t
         if step_t != t:
             self._fail("updates are numbered 0, 1, 2, ...", t, step_t, "=", t)
-        if not (isinstance(n, int) and 0 <= n < len(self.rows)):
-            self._fail("the updated row exists", t, n, "in", f"[0, {len(self.rows)})")
+        if not (isinstance(n, int) and 0 <= n < self.n):
+            self._fail("the updated row exists", t, n, "in", f"[0, {self.n})")
         y = self.labels[n]
         if step_y != y:
             self._fail(f"the label of row {n + 1} is y_n", t, step_y, "=", y)
-        row = self.rows[n]
         D, L, k = self.D, self.L, self.k
         ky = k * y
         W = self.W
@@ -349,6 +359,7 @@ class Monitor:
         else:
             if type(W) is not list:
                 W = W.tolist()
+            row = self.rows[n]
             S = sum(map(mul, W, row))
             if ky == 1:
                 W1 = list(map(add, W, row))
@@ -412,7 +423,7 @@ class Monitor:
                                      fail=self._reject)
         if result.halted:
             self.checks += 1
-            if kernel_count_mistakes(self.rows, self.L, self.labels, self.W, self.zero):
+            if kernel_count_mistakes(self._kernel_rows, self.L, self.labels, self.W, self.zero):
                 for n, (row, y) in enumerate(zip(self.rows, self.labels)):
                     if kernel_steps.is_mistake(sum(map(mul, self.W, row)), y, self.zero):
                         self._fail("halted: the final w makes no mistake", "end",

@@ -2,6 +2,9 @@
 mistake counts.  Exact integer arithmetic (matrix–vector products by numpy int64 where a bound
 proves them exact, else by python-flint): no sympy, no float, no search.
 
+The data rows come as a tuple or list of rows of ints, or as a numpy int64 matrix (see
+:func:`_data_rows`: the kernel checks it in one pass and works on its own copy).
+
 >>> check_separator([[1, 1], [1, -1]], 1, [1, -1], [0, 1]).rho
 Fraction(1, 1)
 """
@@ -9,6 +12,7 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import operator
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, compress
@@ -20,7 +24,7 @@ from verify.kernel.errors import KernelError
 from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
 from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
                                     _MAX_LIMBS, _combination, _idot, _int64_products,
-                                    _int64_rows, _products, _row_matrix)
+                                    _int64_rows, _products, _python_rows, _row_matrix)
 
 __all__: list[str] = []
 
@@ -78,6 +82,11 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
     >>> _over_common_denominator([Fraction(1, 2), 3, Fraction(-1, 6)], 3, "v")
     ([3, 18, -1], 6)
     """
+    if _LAST_COMMON and _LAST_COMMON[0][0] is values:     # (the same tuple, converted before)
+        numerators, D = _LAST_COMMON[0][1], _LAST_COMMON[0][2]
+        if len(numerators) != length:
+            raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
+        return list(numerators), D
     numbers = list(values) if type(values) not in _SEQUENCES else values
     if set(map(type, numbers)) <= _PLAIN_NUMBERS:   # whole-list path: no per-entry call
         numerators = list(map(operator.attrgetter("numerator"), numbers))
@@ -88,7 +97,10 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
                 raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
             D = lcm(*set(denominators))
             factor = {d: D // d for d in set(denominators)}
-            return list(map(mul, numerators, map(factor.__getitem__, denominators))), D
+            scaled = list(map(mul, numerators, map(factor.__getitem__, denominators)))
+            if type(values) is tuple:
+                _LAST_COMMON[:] = [(values, tuple(scaled), D)]
+            return scaled, D
     numbers = [_exact_number(v, f"{what}[{i}]") for i, v in enumerate(numbers)]
     if len(numbers) != length:
         raise CertificateError(f"{what} has {len(numbers)} entries, expected {length}")
@@ -101,6 +113,10 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
 
 #: ints and Fractions exactly (no subclass: their own ``numerator`` and ``denominator``).
 _PLAIN_NUMBERS = {int, Fraction}
+#: The last tuple of plain ints and Fractions that :func:`_over_common_denominator` converted,
+#: with its result: immutable, so the checks of one certificate (the multipliers α, checked
+#: by ``near_max_margin`` and again by ``prepare_monitor``) convert it once.
+_LAST_COMMON: list[tuple[Any, tuple[int, ...], int]] = []
 
 
 def row_products(rows: Any, V: Any) -> list[int]:
@@ -110,7 +126,11 @@ def row_products(rows: Any, V: Any) -> list[int]:
     [7, 11]
     """
     V = list(V)
-    valid = set(map(type, V)) <= _INT and _rows_of_ints(rows, len(V))    # (one memo lookup)
+    rows = _data_rows(rows)
+    matrix = _own_matrix(rows)
+    if not matrix and type(rows) not in _SEQUENCES or matrix and rows.shape[1] != len(V):
+        raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
+    valid = set(map(type, V)) <= _INT and (matrix or _rows_of_ints(rows, len(V)))
     if not set(map(type, V)) <= _INT or not valid and any(len(row) != len(V) for row in rows):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
     if not valid:
@@ -121,26 +141,86 @@ def row_products(rows: Any, V: Any) -> list[int]:
 #: The last data that passed :func:`_check_data` when they were immutable (a tuple of tuples
 #: and a tuple of labels): the checks of one data set validate them once.
 _LAST_VALID: list[tuple[Any, Any, int]] = []
+#: The last tuple of labels that passed :func:`_check_data` (the labels of an int64 matrix,
+#: which is checked afresh at every call).
+_LAST_LABELS: list[Any] = []
 
 
 def _check_data(rows: Any, scale: Any, labels: Any) -> int:
+    """The dimension of the rows, after checking the data: ``rows`` a tuple or list of rows of
+    ``dim`` ints or the kernel's own int64 matrix (:func:`_data_rows`), as many labels, each
+    +1 or -1."""
     if not is_exact_int(scale) or scale <= 0:
         raise CertificateError(f"scale must be a positive int, not {scale!r}")
     if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
         return _LAST_VALID[0][2]
-    if type(rows) not in _SEQUENCES or type(labels) not in _SEQUENCES:
+    matrix = _own_matrix(rows)
+    if type(labels) not in _SEQUENCES or type(rows) not in _SEQUENCES and not matrix:
         raise CertificateError("the data must be a tuple or list of rows and one of labels")
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
     # one pass over all entries at once; only at a fault, a second one for its row
-    if not (set(map(type, labels)) <= _INT and set(labels) <= {1, -1} and
-            _rows_of_ints(rows, dim)):
+    labels_valid = _LAST_LABELS and _LAST_LABELS[0] is labels or \
+        set(map(type, labels)) <= _INT and set(labels) <= {1, -1}
+    if not (labels_valid and (matrix or _rows_of_ints(rows, dim))):
         _first_bad_row(rows, labels, dim)
+    if type(labels) is tuple:
+        _LAST_LABELS[:] = [labels]
     if type(rows) is tuple and type(labels) is tuple and \
             set(map(type, rows)) <= {tuple}:
         _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
+
+
+#: |entry| < this bound for every entry of an int64 data matrix: the bound of
+#: :func:`verify.kernel.products._int64_rows`, which sizes the int64 products' limbs from it.
+_INT64_ENTRY_BOUND = 2**31
+
+
+def _data_rows(rows: Any) -> Any:
+    """``rows`` as the checks read them: a tuple or list as given (checked by the caller), or,
+    for a numpy array, the kernel's own read-only copy of it, after checking that it is an
+    ``ndarray`` itself (no subclass: its methods could lie), of dtype int64, two-dimensional,
+    with a row and a column at least, C-contiguous, and every |entry| < 2³¹ (one pass for the
+    largest and smallest entry, on the copy: a change the caller makes to its array later
+    reaches nothing the kernel checked or remembers).
+
+    >>> import numpy as np
+    >>> _data_rows(np.array([[1, -2]])).tolist(), _data_rows(((1, -2),))
+    ([[1, -2]], ((1, -2),))
+    >>> _data_rows(np.array([[1, 2**31]]))
+    Traceback (most recent call last):
+    verify.kernel.certificates.CertificateError: row 0 of the data matrix has an entry of magnitude >= 2**31
+    """
+    numpy = sys.modules.get("numpy")       # (no numpy loaded: rows cannot be an array)
+    if numpy is None or not isinstance(rows, numpy.ndarray):
+        return rows
+    if type(rows) is not numpy.ndarray:
+        raise CertificateError(f"the data matrix is a {type(rows).__name__}, not a numpy "
+                               "ndarray itself")
+    if rows.dtype != numpy.int64 or not rows.dtype.isnative:
+        raise CertificateError(f"the data matrix has dtype {rows.dtype}, not int64")
+    if rows.ndim != 2 or 0 in rows.shape:
+        raise CertificateError(f"the data matrix has shape {rows.shape}, not rows by columns")
+    if not rows.flags.c_contiguous:
+        raise CertificateError("the data matrix is not C-contiguous (a view of another array)")
+    matrix = rows.copy()
+    matrix.setflags(write=False)
+    biggest = max(int(matrix.max()), -int(matrix.min()))   # (not np.abs: it wraps -2⁶³)
+    if biggest >= _INT64_ENTRY_BOUND:
+        n = int(numpy.argmax((matrix >= _INT64_ENTRY_BOUND).any(axis=1) |
+                             (matrix <= -_INT64_ENTRY_BOUND).any(axis=1)))
+        raise CertificateError(f"row {n} of the data matrix has an entry of magnitude >= 2**31",
+                               index=n)
+    _LAST_INT64[:] = [(matrix, matrix, biggest)]        # (what _int64_rows would compute)
+    return matrix
+
+
+def _own_matrix(rows: Any) -> bool:
+    """Whether ``rows`` is the int64 matrix :func:`_data_rows` checked and copied last (the
+    only object other than a tuple of tuples that ``_LAST_INT64`` holds first)."""
+    return bool(_LAST_INT64) and _LAST_INT64[0][0] is rows and type(rows) not in _SEQUENCES
 
 
 #: The last tuple of tuples that passed :func:`_rows_of_ints` and its dimension (one pass a set).
@@ -162,10 +242,11 @@ def _rows_of_ints(rows: Any, dim: int) -> bool:
 
 def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
     """Raise for the first row whose label is not ±1 or which is not ``dim`` ints."""
+    sequence = not _own_matrix(rows)               # (the kernel's int64 matrix: checked)
     for n, (row, y) in enumerate(zip(rows, labels)):
         if not is_exact_int(y) or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
-        if len(row) != dim or not set(map(type, row)) <= _INT:
+        if sequence and (len(row) != dim or not set(map(type, row)) <= _INT):
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
     raise CertificateError("the data are not rows of ints with labels +1 or -1")
 
@@ -180,9 +261,10 @@ def squared_radius(rows: Any, scale: int) -> Fraction:
     >>> squared_radius([[1, 2], [3, 0]], 2)
     Fraction(9, 4)
     """
-    if not is_exact_int(scale) or scale <= 0 or not len(rows):
+    norms = squared_norms(rows) if is_exact_int(scale) and scale > 0 else []
+    if not norms:
         raise CertificateError("squared_radius needs rows and a positive int scale")
-    return Fraction(max(squared_norms(rows)), scale * scale)
+    return Fraction(max(norms), scale * scale)
 
 
 def squared_norms(rows: Any) -> list[int]:
@@ -192,13 +274,14 @@ def squared_norms(rows: Any) -> list[int]:
     >>> squared_norms(((1, 2), (3, -4)))
     [5, 25]
     """
-    dim = len(rows[0]) if len(rows) else 0
-    if not _rows_of_ints(rows, dim):
+    rows = _data_rows(rows)
+    dim = len(rows[0]) if type(rows) in _SEQUENCES and len(rows) or _own_matrix(rows) else 0
+    if not (_own_matrix(rows) or _rows_of_ints(rows, dim)):
         raise CertificateError("squared_norms needs rows of ints, all of one length")
     matrix, biggest = _int64_rows(rows, dim)
     if matrix is not None and (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
         return (matrix * matrix).sum(axis=1).tolist()
-    return [_idot(row, row) for row in rows]
+    return [_idot(row, row) for row in _python_rows(rows)]
 
 
 def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
@@ -212,6 +295,7 @@ def check_separator(rows: Any, scale: int, labels: Any, w: Any) -> MarginFacts:
     Traceback (most recent call last):
     verify.kernel.certificates.CertificateError: row 1: y w.x = -1 <= 0: w does not separate the data
     """
+    rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
     margins = list(map(mul, labels, _products(rows, W)))       # yₙ W·rowₙ
@@ -250,6 +334,7 @@ def check_max_margin_separator(rows: Any, scale: int, labels: Any, w: Any,
     >>> facts.rho, facts.argmin, norm2
     (Fraction(1, 1), 0, Fraction(5, 9))
     """
+    rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
     W, D = _over_common_denominator(w, dim, "w")
     A, E = _over_common_denominator(alpha, len(rows), "alpha")
@@ -291,6 +376,7 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     Traceback (most recent call last):
     verify.kernel.certificates.CertificateError: alpha[1] = -1 < 0
     """
+    rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
     A, E = _over_common_denominator(alpha, len(rows), "alpha")
     if A and min(A) < 0:
@@ -316,6 +402,7 @@ def check_gordan(rows: Any, scale: int, labels: Any, lam: Any) -> None:
     Traceback (most recent call last):
     verify.kernel.certificates.CertificateError: sum_n lambda_n y_n x_n != 0 in coordinate 0
     """
+    rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
     L, _ = _over_common_denominator(lam, len(rows), "lambda")
     if L and min(L) < 0:
@@ -345,6 +432,7 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     >>> count_mistakes([[1, 1], [1, 2], [1, 3]], 1, [1, -1, 1], [-2, 1], zero="correct")
     1
     """
+    rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
     if zero not in ZERO_RULES:
         raise CertificateError(f"unknown zero convention {zero!r}")

@@ -57,10 +57,22 @@ def _row_matrix(rows: Any, dim: int) -> Any:
 
     if _LAST_MATRIX and _LAST_MATRIX[0][0] is rows:
         return _LAST_MATRIX[0][1]
-    matrix = flint.fmpz_mat(len(rows), dim, [v for row in rows for v in row])
+    matrix = flint.fmpz_mat(len(rows), dim, [v for row in _python_rows(rows) for v in row])
     if type(rows) is tuple and set(map(type, rows)) <= {tuple}:
         _LAST_MATRIX[:] = [(rows, matrix)]
     return matrix
+
+
+def _python_rows(rows: Any) -> Any:
+    """``rows`` as rows of Python ints: a tuple or list as it is, the kernel's int64 matrix
+    (:func:`verify.kernel.certificates._data_rows`) by ``tolist`` (numpy's own int64 scalars
+    would wrap around in Python arithmetic with them).
+
+    >>> import numpy as np
+    >>> _python_rows(np.array([[2**40, -1]])), _python_rows(((1, 2),))
+    ([[1099511627776, -1]], ((1, 2),))
+    """
+    return rows if type(rows) in (tuple, list) else rows.tolist()
 
 
 #: numpy's integer matrix product wraps around silently past 2⁶³ − 1: every sum it forms here
@@ -144,9 +156,11 @@ def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
     support = list(compress(range(len(coefficients)), coefficients))
     if len(support) * dim <= _SUPPORT_PRODUCTS:
         total = [0] * dim
+        sequence = type(rows) in (tuple, list)
         for n in support:
+            row = rows[n] if sequence else rows[n].tolist()    # (Python ints, as _python_rows)
             total = list(map(operator.add, total, map(operator.mul, repeat(coefficients[n]),
-                                                      rows[n])))
+                                                      row)))
         return total
     fast = _int64_products(rows, dim, coefficients, transposed=True)
     if fast is not None:

@@ -42,14 +42,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import floor, gcd, lcm
-from operator import neg
+from operator import mul, neg
 from typing import Any, Sequence
 
 from verify import kernel
 
 __all__ = [
     "Certificate", "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
-    "separator_for", "max_margin", "near_max_margin", "shortened", "lp_separator",
+    "separator_for", "kernel_rows", "max_margin", "near_max_margin", "shortened", "lp_separator",
     "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
@@ -258,6 +258,28 @@ def _without_exact_max_margin(dataset: Any, why: str) -> Separator | NonSeparabl
     return max_margin(dataset)
 
 
+def kernel_rows(dataset: Any) -> Any:
+    """The data set's rows as the kernel should read them: its int64 matrix when that is the
+    data set's only copy of the data (a data set read from a file,
+    :meth:`pla.Dataset.from_int64_matrix`, whose tuple of tuples is not built yet) and the
+    kernel takes it (C-contiguous, every |entry| < 2³¹: see
+    :func:`verify.kernel.certificates._data_rows`, which checks it again at every call);
+    else the tuple of tuples.  The checks then read the data set's own copy of its numbers,
+    never a cache derived from it, and a checked run of a file never builds the tuples.
+
+    >>> import numpy as np, pla
+    >>> ds = pla.Dataset.from_int64_matrix(np.array([[1, 2]]), 1, np.array([1]), bias=True)
+    >>> kernel_rows(ds).tolist(), kernel_rows(pla.Dataset.from_rows([[2]], [1]))
+    ([[1, 2]], ((1, 2),))
+    """
+    fields = getattr(dataset, "__dict__", {})
+    matrix = fields.get("int64_rows")
+    if "rows" not in fields and matrix is not None and matrix.size and \
+            matrix.flags.c_contiguous and max(int(matrix.max()), -int(matrix.min())) < 2**31:
+        return matrix
+    return dataset.rows
+
+
 def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str = "",
                   alpha: Sequence[Fraction] | None = None) -> Separator:
     """The :class:`Separator` record of ``w`` after the kernel has checked it (and α, if given).
@@ -275,12 +297,12 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
     if alpha is not None:
         alpha = tuple(alpha)
         facts, norm2 = kernel.check_max_margin_separator(
-            dataset.rows, dataset.scale, dataset.labels, w, alpha)
+            kernel_rows(dataset), dataset.scale, dataset.labels, w, alpha)
         maxmargin = w
     else:
-        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
+        facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
         norm2 = _squared_norm(w)
-    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    R2 = kernel.squared_radius(kernel_rows(dataset), dataset.scale)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -331,7 +353,8 @@ def max_margin(dataset: Any, max_iterations: int | None = None) -> Separator | N
             lam[j] = u
         g = gcd(*lam)
         certificate = NonSeparable(tuple(Fraction(v // g) for v in lam))
-        kernel.check_gordan(dataset.rows, dataset.scale, dataset.labels, certificate.lam)
+        kernel.check_gordan(kernel_rows(dataset), dataset.scale, dataset.labels,
+                            certificate.lam)
         return certificate
     if r_last <= 0:
         raise CertificateNotFound("exact NNLS ended with a non-positive last residual")
@@ -380,15 +403,16 @@ def near_max_margin(dataset: Any) -> Separator | None:
     if not any(w) or not any(alpha):
         return None
     try:
-        facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
-        lower = kernel.check_dual_bound(dataset.rows, dataset.scale, dataset.labels, alpha)
+        rows = kernel_rows(dataset)
+        facts = kernel.check_separator(rows, dataset.scale, dataset.labels, w)
+        lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, alpha)
     except kernel.CertificateError:
         return None
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
     norm2 = _squared_norm(w)
-    R2 = kernel.squared_radius(dataset.rows, dataset.scale)
+    R2 = kernel.squared_radius(rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
                      norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
                      bound_lower=R2 * lower)
@@ -419,8 +443,8 @@ def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16,
         if not any(w) or not any(alpha):
             continue
         try:
-            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, w)
-            lower = separator.R2 * kernel.check_dual_bound(dataset.rows, dataset.scale,
+            facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
+            lower = separator.R2 * kernel.check_dual_bound(kernel_rows(dataset), dataset.scale,
                                                            dataset.labels, alpha)
         except kernel.CertificateError:
             continue
@@ -523,7 +547,8 @@ def lp_separator(dataset: Any, note: str = "") -> Separator | None:
         if not any(candidate):
             continue
         try:
-            facts = kernel.check_separator(dataset.rows, dataset.scale, dataset.labels, candidate)
+            facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels,
+                                           candidate)
         except kernel.CertificateError:
             continue
         # report the multiple with minimum margin exactly 1 (like the max-margin w*)
@@ -565,6 +590,8 @@ def _fractions(numerators: list[int], denominator: int) -> tuple[Fraction, ...]:
     >>> _fractions([2, -3, 0], 6)
     (Fraction(1, 3), Fraction(-1, 2), Fraction(0, 1))
     """
+    if denominator.bit_length() <= _PYTHON_GCD_BITS:     # short numbers: no FLINT import
+        return tuple(Fraction(p, denominator) for p in numerators)
     import flint
 
     out = []
@@ -699,7 +726,7 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
         room = dim - support.size
         if room <= 0:
             return None
-        W = np.union1d(support, violated[np.argsort(margins[violated])[:room]])
+        W = _index_union(n, support, violated[np.argsort(margins[violated])[:room]])
     return None
 
 
@@ -731,8 +758,25 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
         # the working set grows (up to 10 × its first size; then only its support is kept): a
         # row dropped for a zero multiplier tends to be violated again later (27 cold solves
         # instead of 6 on 10,000 × 100 data)
-        W = np.union1d(W if len(W) < 10 * size else W[multipliers > 0], worst)
+        W = _index_union(n, W if len(W) < 10 * size else W[multipliers > 0], worst)
     return None
+
+
+def _index_union(n: int, first: Any, second: Any) -> Any:
+    """The sorted row indices in ``first`` or ``second`` (``numpy.union1d`` of indices below
+    ``n``, by a mask: ``union1d`` imports ``numpy.ma``, a visible part of a checked process's
+    start-up).
+
+    >>> import numpy as np
+    >>> _index_union(6, np.array([4, 1]), np.array([1, 5, 0])).tolist()
+    [0, 1, 4, 5]
+    """
+    import numpy as np
+
+    chosen = np.zeros(n, dtype=bool)
+    chosen[first] = True
+    chosen[second] = True
+    return np.flatnonzero(chosen)
 
 
 #: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
@@ -824,18 +868,29 @@ def _lawson_hanson(A: Any, iterations: int) -> Any:
     return u
 
 
+#: Up to this many bits, the search reduces fractions with CPython's gcd (FLINT's is much
+#: faster on numbers of thousands of digits, but importing it costs a small checked run ~30 ms).
+_PYTHON_GCD_BITS = 256
+#: Systems of at most this many unknowns are solved in Python integers (Bareiss), larger ones
+#: by python-flint.
+_PYTHON_SOLVE_SIZE = 12
+
+
 def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
     """The exact solution of a square integer system as (numerators, common denominator > 0),
     or None when the matrix is singular.
 
-    The only place the search does exact linear algebra (python-flint's fraction-free integer
-    solver; swap it here).
+    The only place the search does exact linear algebra: small systems by Bareiss's
+    fraction-free elimination in Python integers (:func:`_bareiss_solve`), larger ones by
+    python-flint's fraction-free integer solver.
 
     >>> _solve([[2, 0], [0, 4]], [1, 1])
     ([2, 1], 4)
     >>> _solve([[1, 1], [1, 1]], [1, 1]) is None
     True
     """
+    if len(rhs) <= _PYTHON_SOLVE_SIZE:
+        return _bareiss_solve(matrix, rhs)
     import flint
 
     k = len(rhs)
@@ -847,6 +902,37 @@ def _solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | N
     numerators, denominator = solution.numer_denom()
     sign = 1 if denominator > 0 else -1
     return [sign * int(v) for v in numerators.entries()], sign * int(denominator)
+
+
+def _bareiss_solve(matrix: list[list[int]], rhs: list[int]) -> tuple[list[int], int] | None:
+    """:func:`_solve` in Python integers: Bareiss's fraction-free elimination of [A | b] (every
+    division exact), then back substitution for the numerators over d = ±det A (Cramer's rule:
+    d·x is an integer vector).  The solution as (numerators, d > 0) over the smallest common
+    denominator, or None when A is singular.
+
+    >>> _bareiss_solve([[2, 1], [1, 3]], [1, 2]), _bareiss_solve([[2, 0], [0, 4]], [1, 1])
+    (([1, 3], 5), ([2, 1], 4))
+    """
+    k = len(rhs)
+    M = [list(row) + [b] for row, b in zip(matrix, rhs)]
+    previous = 1
+    for i in range(k):
+        pivot = next((r for r in range(i, k) if M[r][i]), None)
+        if pivot is None:
+            return None
+        M[i], M[pivot] = M[pivot], M[i]
+        for r in range(i + 1, k):
+            M[r][i + 1:] = [(M[r][c] * M[i][i] - M[r][i] * M[i][c]) // previous
+                            for c in range(i + 1, k + 1)]
+            M[r][i] = 0
+        previous = M[i][i]
+    d = M[k - 1][k - 1]
+    numerators = [0] * k
+    for i in range(k - 1, -1, -1):
+        total = M[i][k] * d - sum(M[i][j] * numerators[j] for j in range(i + 1, k))
+        numerators[i] = total // M[i][i]
+    common = gcd(d, *numerators) * (1 if d > 0 else -1)     # (the smallest denominator)
+    return [v // common for v in numerators], d // common
 
 
 def _independent(columns: list[tuple[int, ...]]) -> list[int]:
@@ -867,6 +953,10 @@ def _independent(columns: list[tuple[int, ...]]) -> list[int]:
     return pivots
 
 
+#: Up to this many numbers (rows × dim), :class:`_ExactProducts` works in Python integers.
+_PYTHON_PRODUCTS = 20_000
+
+
 class _ExactProducts:
     """Exact integer products with the rows zⱼ, vectorised (speed only; every result is exact).
 
@@ -878,11 +968,10 @@ class _ExactProducts:
     """
 
     def __init__(self, Z: list[tuple[int, ...]]) -> None:
-        import flint
-
         self.Z = Z
-        self.flint = flint
-        self.matrix = flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
+        #: few rows: combinations and scores in Python integers, no FLINT (nor its import)
+        self.small = len(Z) * len(Z[0]) <= _PYTHON_PRODUCTS
+        self._matrix: Any = None
         self.dense: Any = None
         try:
             import numpy as np
@@ -898,6 +987,20 @@ class _ExactProducts:
         elif bound <= 2**63 - 1:
             self.dense = small if small is not None else np.array(Z, dtype=np.int64)
 
+    @property
+    def flint(self) -> Any:
+        import flint
+
+        return flint
+
+    @property
+    def matrix(self) -> Any:
+        """The rows as a python-flint ``fmpz_mat`` (built on first use)."""
+        if self._matrix is None:
+            Z = self.Z
+            self._matrix = self.flint.fmpz_mat(len(Z), len(Z[0]), [v for row in Z for v in row])
+        return self._matrix
+
     def gram(self, P: list[int]) -> list[list[int]]:
         """[zₐ·z_b for b in P] for a in P, exactly."""
         if self.dense is not None:
@@ -912,11 +1015,18 @@ class _ExactProducts:
 
     def combination(self, U: dict[int, int]) -> list[int]:
         """Σⱼ Uⱼ zⱼ, exactly."""
+        if self.small:
+            total = [0] * len(self.Z[0])
+            for j, u in U.items():
+                total = [t + u * z for t, z in zip(total, self.Z[j])]
+            return total
         weights = self.flint.fmpz_mat(1, len(self.Z), [U.get(j, 0) for j in range(len(self.Z))])
         return [int(v) for v in (weights * self.matrix).entries()]
 
     def scores(self, r: list[int]) -> list[int]:
         """[zⱼ·r for every j], exactly."""
+        if self.small:
+            return [sum(map(mul, z, r)) for z in self.Z]
         column = self.flint.fmpz_mat(len(r), 1, r)
         return [int(v) for v in (self.matrix * column).entries()]
 

@@ -126,7 +126,8 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
         lines += ["`pla run --check` against `pla run` by shape, whole processes (CPU-time "
                   f"medians of the per-round ratios of alternating runs on {m['cpu']}{load}; "
-                  "*before* is the code before issue 29's part 3):",
+                  "*before* is the code before the last pass of issue 29's part 3, the data "
+                  "as an int64 matrix):",
                   "", "| data | pla run | pla run --check | ratio | ratio before |",
                   "|---|---:|---:|---:|---:|"]
         for label, r in checks["whole_process"].items():
