@@ -326,7 +326,7 @@ class LongerThanSays(list):
         return self.length
 
 
-@pytest.mark.parametrize("rows", [np.array([[1, 2]]), np.array([[1.5, 2.0]]),
+@pytest.mark.parametrize("rows", [np.array([[1, 2]], dtype=np.int32), np.array([[1.5, 2.0]]),
                                   ((True, 1),), ((1, 2), (3,)), ("ab",), ((1.0, 2),),
                                   ((Fraction(1), 2),), ((np.int64(1), 2),), ((1, 2), [3, 4.5]),
                                   ((Liar(3), 1),)])
@@ -335,6 +335,12 @@ def test_rows_that_are_not_plain_ints_of_one_length_are_refused(rows):
         C.squared_norms(rows)
     with pytest.raises(C.CertificateError):
         C.squared_radius(rows, 1)
+
+
+def test_an_int64_matrix_is_the_one_array_the_kernel_takes():
+    """Issue 29: the data set's own int64 matrix is read as it is (checked in one pass); every
+    other array, as above, is refused (tests/test_kernel_int64_matrix.py attacks it further)."""
+    assert C.squared_norms(np.array([[1, 2], [3, -4]], dtype=np.int64)) == [5, 25]
 
 
 @given(st.lists(st.lists(st.sampled_from([0, 1, -1, 2**31 - 1, -2**31, 2**31, 2**62,

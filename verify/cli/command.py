@@ -95,6 +95,24 @@ def _terminate(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+def _signal_again(unraisable: Any) -> None:
+    """``sys.unraisablehook`` while the command runs: a signal's exception raised where Python
+    cannot propagate it (a weakref callback of the import machinery, a ``__del__``) would be
+    printed as "Exception ignored" with a traceback and then lost; the signal is delivered again
+    instead, so its handler raises in the next ordinary frame and the command stops cleanly.
+    It is sent from another thread: raised here, the handler would run inside this hook."""
+    import threading
+
+    from pla.files import Terminated
+
+    signum = signal.SIGTERM if isinstance(unraisable.exc_value, Terminated) else \
+        signal.SIGINT if isinstance(unraisable.exc_value, KeyboardInterrupt) else None
+    if signum is None:
+        sys.__unraisablehook__(unraisable)
+    else:
+        threading.Timer(0.001, os.kill, (os.getpid(), signum)).start()
+
+
 #: What a signal that lands during start-up says, and its exit code (nothing is written yet).
 _START_UP_EXITS = {signal.SIGTERM: ("pla: terminated (SIGTERM)\n", exit_codes.TERMINATED),
                    signal.SIGINT: ("pla: interrupted\n", exit_codes.INTERRUPTED)}
@@ -123,14 +141,16 @@ def _own_signals() -> dict[int, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pla`` console script; returns (and exits with) the exit code."""
     previous = _own_signals()
-    original_stdout = sys.stdout
+    original_stdout, original_hook = sys.stdout, sys.unraisablehook
     guarded = GuardedStdout(original_stdout)
     sys.stdout = guarded
+    if previous:  # the command owns the signals, so also their exceptions nobody can catch
+        sys.unraisablehook = _signal_again
     try:
         code = _main(argv, previous)
         guarded.flush()
     finally:
-        sys.stdout = original_stdout
+        sys.stdout, sys.unraisablehook = original_stdout, original_hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     if guarded.error is not None and not isinstance(guarded.error, BrokenPipeError):
