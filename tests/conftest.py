@@ -55,6 +55,27 @@ def pytest_terminal_summary(terminalreporter) -> None:
             "non-interactive shell?): the tests ran with Python's own handling")
 
 
+#: The files that run for minutes, longest first (each file alone, `--durations`, 2026-11-26:
+#: the site's claims through coqc, the strict site build and Chromium, the Coq audits, then the
+#: adoption venvs, the signal and Coq tests).  `make test` hands whole files to two workers
+#: (--dist loadfile) in collection order (--no-loadscope-reorder): these start first and the
+#: many short files fill in around them.  xdist's own order (most tests first) started them
+#: last -- they have few tests -- and one of them alone then ran on while the other worker
+#: idled.  Only the order changes; every test runs.  The adoption files (one shared venv,
+#: built by the first to need it) are spread so that the two workers do not wait for it together.
+LONG_FILES_FIRST = ("test_claims_coq.py", "test_site_browser.py", "test_coq_audit.py",
+                    "test_claims_sphinx.py", "test_writers_readers_signals.py", "test_coq.py",
+                    "test_claims_adoption.py", "test_cluster.py", "test_notebook_adoption.py",
+                    "test_cli_pocket.py", "test_mutation_testing.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of :data:`LONG_FILES_FIRST` first, in that order; the rest as collected (a
+    stable sort: each file's tests keep their order)."""
+    rank = {name: k for k, name in enumerate(LONG_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.fixture(scope="session")
 def adopter_venv(tmp_path_factory) -> Path:
     """The adoption tests' fresh virtual environment, built once per run (tests/adopter.py).
