@@ -130,7 +130,7 @@ def test_a_run_started_with_sigint_ignored_gives_its_tests_python_handling(tmp_p
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
-         "-n", "2", "-W", "error::pytest.PytestWarning", str(tmp_path / "test_started.py")],
+         "-n", "1", "-W", "error::pytest.PytestWarning", str(tmp_path / "test_started.py")],
         cwd=root, capture_output=True, text=True, timeout=120,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     assert done.returncode == 0, done.stdout + done.stderr
