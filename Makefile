@@ -39,8 +39,10 @@ run: $(STAMP)
 # opens every page in headless Chromium; `chromium` installs the browser first when missing.
 # Two workers (CI has 2 cores); --dist loadfile keeps each file's fixtures (the site build, the
 # Coq library) on one worker, and the adoption tests share one venv (tests/conftest.py).
+# --no-loadscope-reorder: files are handed out in collection order, which tests/conftest.py
+# starts with the files that run for minutes (LONG_FILES_FIRST).
 test: $(STAMP) chromium fonts coq
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The documentation site (strict: any warning fails). Scratch files go to build/docs/.
 docs: $(STAMP) fonts coq

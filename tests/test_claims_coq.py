@@ -44,11 +44,28 @@ def test_statements_are_printed_from_the_parse_tree_with_domains_sums_and_vector
     assert "(1 / 10)" in coq_statement(parse_claim("0.1 + 0.2 == 0.3"), "c")
 
 
+#: Issue 25's claims proved by squaring, antisymmetry and a case split, as docs/standard-facts.md
+#: states them: coqc checks them among the site's claims (the site test below asserts they are
+#: there), so the issue-25 test does not compile them a second time.
+SQUARES_ANTISYMMETRY_CASE_SPLITS_ON_THE_SITE = [
+    "Abs(a + b) <= Abs(a) + Abs(b)", "sqrt(4) == 2", "sqrt(x**2) == Abs(x)",
+    "Abs(x)*y <= Abs(x*y)", "assume: x > 0\n1/sqrt(x) == sqrt(x)/x",
+    "assume: a >= 0, b >= 0\nsqrt(a + b) <= sqrt(a) + sqrt(b)"]
+
+
+def _statement(claim) -> tuple:
+    return claim.assumptions, claim.goals
+
+
 def test_the_sites_claims_are_all_checked_by_coq(tmp_path):
     _coqc()
     found = check_markdown_files(sorted(DOCS.glob("*.md")))
     proved = [c for c in found if c.verdict.status == "proved"]
     assert len(found) >= 41 and len(proved) >= 35
+    statements = {_statement(c.verdict.claim) for c in proved}
+    for text in SQUARES_ANTISYMMETRY_CASE_SPLITS_ON_THE_SITE:
+        assert _statement(parse_claim(text)) in statements, \
+            f"{text!r} is no longer a proved claim of the site: check it in the issue-25 test"
     refused = check_proved_claims(((c.location, c.verdict) for c in proved), str(tmp_path))
     assert refused == []
     assert len(list(tmp_path.glob("Claim_*.vo"))) == len(proved)
@@ -177,15 +194,14 @@ def test_symbolic_powers_and_geometric_sums_are_checked_by_coq(tmp_path):
 def test_claims_proved_by_squares_antisymmetry_and_case_splits_are_accepted_by_coq(tmp_path):
     """Issue 25: the triangle inequality (squaring), sqrt(4) == 2 and sqrt(x**2) == |x|
     (antisymmetry), |x|*y <= |x*y| (a case split) and 1/sqrt(x) (sqrt(x) > 0 by squaring)
-    are checked again by coqc (its Rabs cases and the sqrt lemmas)."""
+    are checked again by coqc (its Rabs cases and the sqrt lemmas): those on the site
+    (:data:`SQUARES_ANTISYMMETRY_CASE_SPLITS_ON_THE_SITE`) by the site test, the others here."""
     _coqc()
     from verify.claims import check_claim_text
 
-    texts = ["Abs(a + b) <= Abs(a) + Abs(b)", "sqrt(4) == 2", "sqrt(x**2) == Abs(x)",
-             "Abs(x)*y <= Abs(x*y)", "assume: x > 0\n1/sqrt(x) == sqrt(x)/x",
-             "assume: a >= 0, b >= 0\nsqrt(a + b) <= sqrt(a) + sqrt(b)",
-             # drawn by the generated-claims test in CI: nra needs (x - y)^2 >= 0 stated
-             "assume: y >= 0\nAbs(x) + (x - y)**2 + x*y >= x*y"]
+    texts = [
+        # drawn by the generated-claims test in CI: nra needs (x - y)^2 >= 0 stated
+        "assume: y >= 0\nAbs(x) + (x - y)**2 + x*y >= x*y"]
     verdicts = [(f"facts.md:{i}", check_claim_text(t)) for i, t in enumerate(texts, 1)]
     assert [v.status for _, v in verdicts] == ["proved"] * len(texts)
     assert check_proved_claims(verdicts, str(tmp_path)) == []

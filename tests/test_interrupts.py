@@ -114,3 +114,24 @@ def test_ctrl_c_cancels_pocket_runs_on_a_local_dask_cluster(tmp_path):
     while _session_processes(proc.pid):  # the resource tracker ends once its pipe closes
         assert time.monotonic() < deadline, _session_processes(proc.pid)
         time.sleep(0.2)
+
+
+def test_a_run_started_with_sigint_ignored_gives_its_tests_python_handling(tmp_path):
+    """A background job of a non-interactive shell (``bash .ci/run &``) starts with SIGINT
+    ignored, and so does every process it starts: each xdist worker's first test then found
+    SIG_IGN and warned of a leak that was none (the Ctrl-C tests need Python's handling).  The
+    suite's conftest restores it first thing in every process of the run, and says so once."""
+    (tmp_path / "test_started.py").write_text(
+        "import signal\n"
+        "AT_IMPORT = signal.getsignal(signal.SIGINT)\n"
+        "def test_python_handles_sigint_from_the_start():\n"
+        "    assert AT_IMPORT is signal.default_int_handler\n"
+        "    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
+         "-n", "1", "-W", "error::pytest.PytestWarning", str(tmp_path / "test_started.py")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "SIGINT was ignored when this run started" in done.stdout
