@@ -123,3 +123,18 @@ def test_sides_that_are_one_rational_function_are_proved_and_a_remainder_is_not(
     assert same.status == "proved", same.explain()
     other = check_claim_text("assume: r != 1\n(-1)*r**0 == (((-1)*r**0)*(r - 1) + 1)/(r - 1)")
     assert other.status == "refuted"
+
+
+def test_one_rational_function_needs_its_denominators_among_the_domain_conditions():
+    """The 0 = 0 conclusion says the sides agree where both are defined: a statement whose
+    domain conditions (and assumptions) leave out the denominator r - 1 gets no such fact."""
+    from dataclasses import replace
+
+    from verify.claims.parser import parse_claim
+    from verify.claims.propose import _Prover
+    from verify.kernel.claim_statements import cleared_equality
+
+    prover = _Prover(parse_claim("assume: r != 1\n(-1)*r**0 == (((-1)*r**0)*(r - 1))/(r - 1)"))
+    goal = prover.statement.goals[0]
+    assert cleared_equality(prover.statement, goal) is not None
+    assert cleared_equality(replace(prover.statement, domains=(), nonzero=()), goal) is None

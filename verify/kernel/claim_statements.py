@@ -314,19 +314,30 @@ def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact | None:
     if goal.op != "=":
         return None
     numerator, denominator = sp.fraction(sp.together(sp.S(goal.lhs) - sp.S(goal.rhs)))
-    if not denominator.free_symbols:  # the same rational function where both are defined
-        sides = (sp.fraction(sp.together(sp.S(x)))[1] for x in (goal.lhs, goal.rhs))
-        return Fact(numerator, "=", 0) if numerator == 0 and any(
-            d.free_symbols for d in sides) else None
     nonzero = [sp.expand(e) for e in statement.nonzero]
+    if not denominator.free_symbols:  # the same rational function where both are defined:
+        # every denominator of a side must be a nonzero domain condition (checked by the
+        # caller) or assumed != 0, so that "where both are defined" is part of the claim
+        sides = [sp.fraction(sp.together(sp.S(x)))[1] for x in (goal.lhs, goal.rhs)]
+        domains = nonzero + [sp.expand(d.expr) for d in statement.domains if d.kind == "nonzero"]
+        return Fact(numerator, "=", 0) if numerator == 0 and any(
+            d.free_symbols for d in sides) and all(
+            _factors_among(d, domains) for d in sides) else None
+    return Fact(numerator, "=", 0) if _factors_among(denominator, nonzero) else None
+
+
+def _factors_among(denominator: Any, expressions: list) -> bool:
+    """Every factor of ``denominator`` but a nonzero number is, up to sign and to a positive
+    integer power, one of ``expressions``."""
+    sp = _sympy()
     for factor in sp.Mul.make_args(denominator):
         base, exponent = factor.as_base_exp()
         if factor.is_Rational and factor != 0:
             continue
         if not (exponent.is_Integer and exponent > 0 and any(
-                sp.expand(base - e) == 0 or sp.expand(base + e) == 0 for e in nonzero)):
-            return None
-    return Fact(numerator, "=", 0)
+                sp.expand(base - e) == 0 or sp.expand(base + e) == 0 for e in expressions)):
+            return False
+    return True
 
 
 def check_vacuous(statement: ClaimStatement, theorem: Theorem) -> CheckedTheorem:
