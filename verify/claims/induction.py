@@ -216,7 +216,7 @@ def _power_proof_text(prover: _Prover, skeleton: Any, main: Any, nexts: list) ->
     exponent = exponent if sp.S(low) == 0 else f"({exponent})"
     reader = {B[T]: sp.Symbol(f"({tr.show(b)})**{exponent}") for B, b in bases.items()}
     if sg is not None:
-        reader[kernel_sum_symbol(skeleton)[T]] = sp.Symbol(f"S({n})")
+        reader[_sum_sequence(skeleton)[T]] = sp.Symbol(f"S({n})")
     extra = main.conclusions[len(skeleton.conclusions):]
     along = [f"{tr.show(sp.S(f.lhs).xreplace(reader))} {'=' if f.rel == '=' else f.rel} "
              f"{tr.show(sp.S(f.rhs).xreplace(reader).xreplace({T: sp.S(n) - low}))}"
@@ -229,7 +229,7 @@ def _power_proof_text(prover: _Prover, skeleton: Any, main: Any, nexts: list) ->
             f"{n} >= {low} give the step{stronger})")
 
 
-def kernel_sum_symbol(skeleton: Any) -> Any:
+def _sum_sequence(skeleton: Any) -> Any:
     """The sequence S of a sum's induction theorem (its hypothesis ``empty``: S[0] = 0)."""
     return next(h.content.lhs.base for h in skeleton.hyps if h.name == "empty")
 

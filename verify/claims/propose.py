@@ -129,9 +129,8 @@ class _Prover:
                 divisors = self.divisors(den)
             except _Unproved:
                 return None
-            positive = dict((n, e) for n, e, _ in self.facts()[0])
-            p = sp.Mul(*[positive[d] for d in divisors])
-            cleared = self.certificate(sp.expand(sp.cancel(p / den) * numerator), strict, equality)
+            cleared = self.certificate(self.times_divisors(numerator, den, divisors), strict,
+                                       equality)
             return None if cleared is None else replace(cleared, divisors=tuple(divisors))
         flat = self.scalar_form
         rewrites = {t: (k, flat(rhs)) for t, (k, rhs) in self.rewrites.items()}
@@ -350,6 +349,14 @@ class _Prover:
             for atom in atoms_in(goal.lhs) + atoms_in(goal.rhs):
                 self.define_atom(atom)
 
+    def times_divisors(self, numerator: Any, den: Any, divisors: list[str]) -> Any:
+        """``p * numerator/den``, p the product of the positive facts named in ``divisors``
+        (:meth:`divisors`): the polynomial a certificate with those divisors is about."""
+        sp = self.sp
+        positive = dict((n, e) for n, e, _ in self.facts()[0])
+        p = sp.Mul(*[positive[d] for d in divisors])
+        return sp.expand(sp.cancel(p / den) * numerator)
+
     def divisors(self, den: Any) -> list[str]:
         """Names of > 0 facts of `known` whose product is den up to a constant factor."""
         sp = self.sp
@@ -387,8 +394,7 @@ class _Prover:
                 sp.S(lhs) - sp.S(rhs)
             numerator, den = sp.fraction(sp.together(difference))
             divisors = self.divisors(den) if den.free_symbols else []
-            p = sp.Mul(*[dict((n, e) for n, e, _ in self.facts()[0])[d] for d in divisors])
-            target = sp.expand(sp.cancel(p / den) * numerator)
+            target = self.times_divisors(numerator, den, divisors)
             certificate = self.certificate(target, strict=rel in ("<", ">"),
                                            equality=rel == "=")
             if certificate is None and rel != "=":  # multiply by one positive fact and retry

@@ -42,8 +42,9 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     if cleared is not None:
         return cleared
     atoms = {a.symbol for a in prover.statement.atoms}
-    with_atoms = goal.op != "!=" and bool(_difference(prover, goal).free_symbols & atoms)
-    before = _denominator_lines(prover, j, goal)
+    difference = _difference(prover, goal)
+    with_atoms = goal.op != "!=" and bool(difference.free_symbols & atoms)
+    before = _denominator_lines(prover, j, difference)
     if with_atoms:  # squaring first: the plain search on atoms may run out of its budget
         found = _within(prover, SQUARES_SECONDS, _halves, j, goal, True)
         if found is not None:
@@ -63,12 +64,13 @@ def goal_lines(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str
     return found[0], before + found[1], found[2]
 
 
-def _denominator_lines(prover: _Prover, j: int, goal: Relation) -> tuple:
-    """A line ``den > 0`` for the goal's denominator when no product of known positive facts
-    is it but they prove it (``2/(1/a + 1/b)``: ``a + b > 0`` from ``a > 0``, ``b > 0``); it is
-    then a divisor like any positive fact, for the rest of the claim."""
+def _denominator_lines(prover: _Prover, j: int, difference: Any) -> tuple:
+    """A line ``den > 0`` for the denominator of the goal's ``difference`` (lhs - rhs) when no
+    product of known positive facts is it but they prove it (``2/(1/a + 1/b)``: ``a + b > 0``
+    from ``a > 0``, ``b > 0``); it is then a divisor like any positive fact, for the rest of the
+    claim."""
     kernel, sp = prover.kernel, prover.sp
-    den = sp.fraction(sp.together(_difference(prover, goal)))[1]
+    den = sp.fraction(sp.together(difference))[1]
     if not den.free_symbols:
         return ()
     try:
