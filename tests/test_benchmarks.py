@@ -111,3 +111,20 @@ def test_the_committed_check_by_shape_renders_every_shape():
     for label, r in checks["in_process"].items():
         assert f"| {label} | {r['run_cpu_seconds']:.3f} s | {r['setup_cpu_seconds']:.3f} s | " \
                f"{r['setup_over_run']:.1f}× |" in page
+
+
+def test_the_committed_standard_facts_render_one_row_per_claim_of_the_page():
+    """docs/benchmarks.md carries no hand-copied figure: its marker becomes the summary and one
+    row per claim of benchmarks/results/standard_facts.json, which has every block of
+    docs/standard-facts.md."""
+    from sitebuild.standard_facts_table import MARKER as FACTS, expand_standard_facts_marker
+
+    results = ROOT / "benchmarks" / "results" / "standard_facts.json"
+    page = (ROOT / "docs" / "benchmarks.md").read_text()
+    assert FACTS.search(page) and "| `abs-above` |" not in page
+    text = expand_standard_facts_marker(page, results)
+    ids = [r["id"] for r in json.loads(results.read_text())["claims"]]
+    assert ids == [line.split(": ")[1] for line in
+                   (ROOT / "docs" / "standard-facts.md").read_text().splitlines()
+                   if line.startswith("id: ")]
+    assert all(f"| `{i}` |" in text for i in ids) and "all as expected" in text

@@ -5,7 +5,9 @@ results file ``benchmarks/results/engines.json`` (written by ``make bench``) wit
 :func:`sitebuild.benchmark_tables.expand_benchmark_marker`; the ``<!-- scaling-benchmark -->``
 marker by the scaling table of ``benchmarks/results/scaling.json``
 (:mod:`sitebuild.scaling_benchmark`), whose figure is drawn from the same file as
-``figures/scaling.png``.  Nothing is timed at build time.
+``figures/scaling.png``; the ``<!-- standard-facts-table -->`` marker by the time of each standard
+fact from ``benchmarks/results/standard_facts.json`` (:mod:`sitebuild.standard_facts_table`).
+Nothing is timed at build time.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from mkdocs.structure.files import File
 from sitebuild.benchmark_tables import MARKER, expand_benchmark_marker
 from sitebuild.scaling_benchmark import MARKER as SCALING_MARKER
 from sitebuild.scaling_benchmark import draw_scaling_figure, expand_scaling_marker
+from sitebuild.standard_facts_table import MARKER as FACTS_MARKER
+from sitebuild.standard_facts_table import expand_standard_facts_marker
 
 
 def _results(config, name):
@@ -55,5 +59,12 @@ def on_page_markdown(markdown, page, config, files):
             markdown = expand_scaling_marker(markdown, results)
         except Exception as error:
             raise PluginError(f"{page.file.src_uri}: scaling table from {results}: "
+                              f"{type(error).__name__}: {error}") from error
+    if FACTS_MARKER.search(markdown):
+        results = _results(config, "standard_facts.json")
+        try:
+            markdown = expand_standard_facts_marker(markdown, results)
+        except Exception as error:
+            raise PluginError(f"{page.file.src_uri}: standard facts table from {results}: "
                               f"{type(error).__name__}: {error}") from error
     return markdown
