@@ -207,3 +207,25 @@ def test_an_atom_symbol_printed_like_a_goal_variable_is_refused():
     except kernel.DerivationError:
         return
     assert "x >= 0" not in checked.shown.split(":")[-1] or "real x" in checked.shown
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: an atom symbol named 'q + 1' (the statement's "
+                   "symbols are not checked like a theorem's) has the definition text "
+                   "'q + 1 >= 0', which a proof hypothesis about the real q matches: the kernel "
+                   "accepts and shows 'for all real q: q + 1 >= 0' (false at q = -2)")
+def test_an_atom_symbol_with_an_expression_for_a_name_is_refused():
+    q = sympy.Symbol("q", real=True)
+    statement = kernel.ClaimStatement(
+        atoms=(kernel.Atom(sympy.Symbol("q + 1", real=True), "sqrt", sympy.Integer(4),
+                           "sqrt(4)"),),
+        goals=(kernel.Goal(q + 1, ">=", 0),))
+    line = kernel.Chain("goal1", q + 1, (kernel.Link(">=", 0, kernel.Certificate(
+        (kernel.Term(1, ("h",)),))),))
+    proof = kernel.ClaimProof((), kernel.Theorem(
+        "claim", "claim", (), (), (kernel.Hyp("h", kernel.Fact(q + 1, ">=", 0)),),
+        (kernel.Fact(q + 1, ">=", 0),), kernel.Derivation((line,))))
+    try:
+        checked = kernel.check_claim(statement, proof)
+    except kernel.DerivationError:
+        return
+    assert checked.shown != "for all real q: q + 1 >= 0", checked.shown
