@@ -229,3 +229,21 @@ def test_an_atom_symbol_with_an_expression_for_a_name_is_refused():
     except kernel.DerivationError:
         return
     assert checked.shown != "for all real q: q + 1 >= 0", checked.shown
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: in a Sum with powers, a closed-form power whose "
+                   "symbol is its exponent variable n hides the bound n >= 0: shown 'for all "
+                   "integer n with 2**(n + 1) >= 0: Sum(2**k, (k, 0, n)) == -1 + 2**(n + 1)'")
+def test_a_sum_power_symbol_equal_to_the_upper_bound_is_refused():
+    statement, proof = _proved("assume: n >= 0, n integer\n"
+                               "Sum(2**k, (k, 0, n)) == 2**(n + 1) - 1")
+    inner, outer = statement.powers
+    v = outer.variable
+    forged = replace(statement, powers=(inner, replace(outer, symbol=v)),
+                     sum=replace(statement.sum,
+                                 closed=sympy.S(statement.sum.closed).xreplace({outer.symbol: v})))
+    try:
+        checked = kernel.check_claim(forged, proof)
+    except kernel.DerivationError:
+        return
+    assert "n >= 0" in checked.shown, checked.shown
