@@ -247,3 +247,32 @@ def test_a_sum_power_symbol_equal_to_the_upper_bound_is_refused():
     except kernel.DerivationError:
         return
     assert "n >= 0" in checked.shown, checked.shown
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: cleared_equality's 0 = 0 path reads each side's "
+                   "denominator after together(), which cancels a nested denominator: "
+                   "1/(1 + 1/(r - 1)) has denominator r, so with only r != 0 assumed and no "
+                   "domain r - 1 != 0 the kernel shows 'for all real r with r != 0: "
+                   "1/(1 + 1/(r - 1)) == (r - 1)/r', whose left side is undefined at r = 1")
+def test_a_nested_side_denominator_is_not_cleared_without_its_domain():
+    goal = kernel.Goal(1 / (1 + 1 / (r - 1)), "=", (r - 1) / r)
+    statement = kernel.ClaimStatement(nonzero=(r,), goals=(goal,))
+    line = kernel.Chain("goal1", 0, (kernel.Link("=", 0, kernel.Certificate()),))
+    proof = kernel.ClaimProof((), kernel.Theorem("claim", "claim", (), (), (),
+                                                 (kernel.Fact(0, "=", 0),),
+                                                 kernel.Derivation((line,))))
+    with pytest.raises(kernel.DerivationError):
+        kernel.check_claim(statement, proof)
+
+
+def test_a_summand_atom_using_the_index_must_be_indexed():
+    """Abs(k - 3) as one plain symbol (not A[k]) in the summand is refused by sum_theorem."""
+    from verify.kernel.claim_statements import sum_theorem
+
+    a = sympy.Symbol("_abs1", real=True)
+    statement = kernel.ClaimStatement(
+        integers=(n,), assumptions=(kernel.Fact(n, ">=", 0),),
+        atoms=(kernel.Atom(a, "abs", k - 3, "Abs(k - 3)"),),
+        sum=kernel.SumGoal(k, 1, n, a, ">=", 0))
+    with pytest.raises(kernel.DerivationError, match="not indexed"):
+        sum_theorem(statement)
