@@ -119,7 +119,7 @@ def test_an_atom_of_an_unknown_kind_is_refused_by_the_display():
     statement, _ = _proved("Abs(a + b) <= Abs(a) + Abs(b)")
     odd = replace(statement.atoms[0], kind="floor")
     with pytest.raises(kernel.DerivationError, match="unknown atom kind"):
-        kernel.statement_display(replace(statement, atoms=(odd,)))
+        kernel.statement_display(replace(statement, atoms=(odd,) + statement.atoms[1:]))
 
 
 def test_nested_and_indexed_atoms_are_shown_as_written():

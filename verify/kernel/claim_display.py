@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from verify.kernel.claim_names import statement_names as _names
+from verify.kernel.claim_names import statement_symbols
 from verify.kernel.statements import expression_text
 from verify.kernel.terms import DerivationError, _sympy
 
@@ -79,6 +80,8 @@ def _print_atoms_and_powers(statement: Any, shown: dict, text: Any) -> None:
     symbols = [a.symbol for a in atoms] + [p.symbol for p in statement.powers]
     if len(set(symbols)) != len(symbols):
         raise DerivationError("two atoms or powers of the claim share one symbol")
+    _check_names(statement, {s.base.label if isinstance(s, sp.Indexed) else s
+                             for s in symbols})
     while atoms:
         ready = [a for a in atoms if not any(sp.S(a.argument).has(b.symbol) for b in atoms)]
         if not ready:
@@ -94,3 +97,22 @@ def _print_atoms_and_powers(statement: Any, shown: dict, text: Any) -> None:
         exponent = f"{p.variable}" if p.offset == 0 else \
             f"({p.variable} {'+' if p.offset > 0 else '-'} {abs(p.offset)})"
         shown[p.symbol] = sp.Symbol(f"{text(base) if bare else f'({text(base)})'}**{exponent}")
+
+
+def _check_names(statement: Any, fresh: set) -> None:
+    """Every symbol of the statement is named by an ASCII identifier, one name is one symbol
+    (hypotheses are compared by their text), and the atoms' and powers' symbols (``fresh``)
+    are exactly those whose name starts with ``_``, which no name a reader writes does: an
+    atom cannot stand for a claim variable, nor a power for its own exponent."""
+    seen: dict = {}
+    for s in statement_symbols(statement):
+        if not (s.name.isidentifier() and s.name.isascii()):
+            raise DerivationError(f"the symbol {s.name!r} is not named by an ASCII identifier")
+        if seen.setdefault(s.name, s) != s:
+            raise DerivationError(f"two different symbols of the claim are named {s.name}")
+        if s in fresh and not s.name.startswith("_"):
+            raise DerivationError(f"the atom or power symbol {s.name} is not named with a "
+                                  f"leading _ (it could stand for a claim variable)")
+        if s not in fresh and s.name.startswith("_"):
+            raise DerivationError(f"the symbol {s.name} is named with a leading _ but stands "
+                                  f"for no atom or power of the claim")

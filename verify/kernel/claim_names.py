@@ -11,11 +11,16 @@ from typing import Any
 
 from verify.kernel.terms import _sympy
 
-__all__ = ["statement_names", "fresh_name"]
+__all__ = ["statement_names", "statement_symbols", "fresh_name"]
 
 
 def statement_names(statement: Any) -> set[str]:
     """Every name the statement uses (symbols, indexed bases, vectors)."""
+    return set(statement.vectors) | {s.name for s in statement_symbols(statement)}
+
+
+def statement_symbols(statement: Any) -> set:
+    """Every sympy Symbol the statement uses (an indexed base by its label)."""
     sp = _sympy()
     exprs: list = [*statement.integers, *statement.nonzero]
     exprs += [x for f in statement.assumptions for x in (f.lhs, f.rhs)]
@@ -27,11 +32,11 @@ def statement_names(statement: Any) -> set[str]:
     exprs += [x for p in statement.powers for x in (p.symbol, p.base, p.variable)]
     if sg is not None:
         exprs += [sg.index, sg.upper, sg.summand, sg.closed]
-    names = set(statement.vectors)
+    symbols: set = set()
     for e in exprs:
         for s in sp.S(e).atoms(sp.Symbol, sp.Indexed):
-            names.add(str(s.base.label) if isinstance(s, sp.Indexed) else s.name)
-    return names
+            symbols.add(s.base.label if isinstance(s, sp.Indexed) else s)
+    return symbols
 
 
 def fresh_name(base: str, used: set[str]) -> str:

@@ -316,9 +316,11 @@ def cleared_equality(statement: ClaimStatement, goal: Goal) -> Fact | None:
     numerator, denominator = sp.fraction(sp.together(sp.S(goal.lhs) - sp.S(goal.rhs)))
     nonzero = [sp.expand(e) for e in statement.nonzero]
     if not denominator.free_symbols:  # the same rational function where both are defined:
-        # every denominator of a side must be a nonzero domain condition (checked by the
-        # caller) or assumed != 0, so that "where both are defined" is part of the claim
-        sides = [sp.fraction(sp.together(sp.S(x)))[1] for x in (goal.lhs, goal.rhs)]
+        # every denominator written in a side, nested ones too (together() would cancel them),
+        # must be a nonzero domain condition (checked by the caller) or assumed != 0, so that
+        # "where both are defined" is part of the claim
+        sides = [p.base.doit() for x in (goal.lhs, goal.rhs) for p in sp.S(x).atoms(sp.Pow)
+                 if p.exp.is_negative]
         domains = nonzero + [sp.expand(d.expr) for d in statement.domains if d.kind == "nonzero"]
         return Fact(numerator, "=", 0) if numerator == 0 and any(
             d.free_symbols for d in sides) and all(
