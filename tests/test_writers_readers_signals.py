@@ -547,34 +547,3 @@ def test_a_trace_to_the_commands_own_standard_output_file_is_appended(tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
     assert '"kind":"summary"' in text and "result   halted" in text
-
-
-def test_a_signal_raised_where_python_cannot_propagate_it_is_delivered_again(capfd):
-    """CI drew it: SIGTERM landed in the import machinery's weakref callback, Python printed
-    "Exception ignored ... Terminated" with a traceback and lost the exception.  While a command
-    runs, sys.unraisablehook delivers the signal again, so it stops in the next ordinary frame."""
-    import weakref
-
-    from pla.files import Terminated
-    from verify.cli.command import _signal_again, _terminate
-
-    class Held:
-        pass
-
-    def callback(_ref):
-        raise Terminated()
-
-    previous, hook = signal.signal(signal.SIGTERM, _terminate), sys.unraisablehook
-    sys.unraisablehook = _signal_again
-    try:
-        held = Held()
-        ref = weakref.ref(held, callback)
-        with pytest.raises(Terminated):
-            del held  # the callback raises where nothing can catch it
-            for _ in range(1000):  # the signal comes back within a few ms
-                time.sleep(0.01)
-        assert ref() is None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        sys.unraisablehook = hook
-    assert "Traceback" not in capfd.readouterr().err
