@@ -842,10 +842,24 @@ def _solve_free_block(block: Any) -> Any:
 
 def _cholesky_factor(block: Any) -> Any:
     """The lower Cholesky factor L of a symmetric positive definite block (L Lᵀ = block);
-    ``numpy.linalg.LinAlgError`` when it is not positive definite (in floats)."""
+    ``numpy.linalg.LinAlgError`` when it is not positive definite in floats, or nearly singular
+    (condition number above about 10¹², read off L's diagonal: twin rows), where LU and least
+    squares answer as they did before Cholesky was tried.
+
+    >>> import numpy as np
+    >>> _cholesky_factor(np.array([[4.0, 2.0], [2.0, 2.0]])).tolist()
+    [[2.0, 0.0], [1.0, 1.0]]
+    >>> _cholesky_factor(np.array([[2.0, 2.0], [2.0, 2.0]]))
+    Traceback (most recent call last):
+    numpy.linalg.LinAlgError: nearly singular block
+    """
     import numpy as np
 
-    return np.linalg.cholesky(block)
+    L = np.linalg.cholesky(block)
+    diagonal = np.diagonal(L)
+    if not diagonal.min() > 1e-6 * diagonal.max():
+        raise np.linalg.LinAlgError("nearly singular block")
+    return L
 
 
 #: Rows of the diagonal blocks in :func:`_cholesky_solve` (numpy has no triangular solve: each
