@@ -1,13 +1,14 @@
-"""The float max-margin proposal behind `near_max_margin` (issue 29): its Gram active set solves
-each free block by Cholesky with blocked triangular solves instead of LU.  The floats only
-propose, so what must hold is that the kernel-checked certificate is as good as the one the
-previous solver (kept below as the reference) gave, and that the LU / least-squares path still
-runs when Cholesky fails.
+"""The float max-margin proposal behind `near_max_margin` (issue 29): the signed float matrix
+built from the int64 rows in place, the working sets chosen by a partition instead of a full
+sort, the Gram blocks taken by ``take``.  The floats only propose, so what must hold is that
+the kernel-checked certificate is the one the previous proposal (kept below as the reference)
+gave, and that the Python-row path still runs where the int64 one cannot.
 """
 
 from __future__ import annotations
 
 from math import floor
+from operator import neg
 
 import numpy as np
 import pytest
@@ -18,8 +19,9 @@ from verify.search import certificates
 from verify.search.certificates import Separator, max_margin, near_max_margin
 
 
+# ---------------------------------------------------- the proposal as it was before issue 29
 def reference_gram_active_set(A, iterations=60):
-    """The Gram active set as it was before issue 29: an LU solve of every free block."""
+    """The Gram active set before issue 29 (blocks by ``ix_``, H built out of place)."""
     n = A.shape[0]
     H = A @ A.T + 1.0
     free = np.ones(n, dtype=bool)
@@ -41,8 +43,27 @@ def reference_gram_active_set(A, iterations=60):
     return u
 
 
+def reference_smallest(values, count):
+    """The ``count`` smallest by a sort of all the values, as the working sets were chosen."""
+    return np.argsort(values)[:count]
+
+
+def reference_signed_float_matrix(dataset):
+    """The Python-row path: yₙ rowₙ over the largest entry, row by row."""
+    return certificates._float_matrix([row if y > 0 else tuple(map(neg, row))
+                                       for y, row in zip(dataset.labels, dataset.rows)])
+
+
+def reference_near_max_margin(ds):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(certificates, "_gram_active_set", reference_gram_active_set)
+        m.setattr(certificates, "_smallest", reference_smallest)
+        m.setattr(certificates, "_signed_float_matrix", reference_signed_float_matrix)
+        return near_max_margin(ds)
+
+
 @st.composite
-def separable_integer_data(draw) -> pla.Dataset:
+def separable_integer_data(draw, max_rows: int = 40) -> pla.Dataset:
     """Integer rows labelled by an integer hyperplane (no row on it): few rows or many against
     the dimension, rows drawn from a small pool (duplicate rows) of small entries (ties)."""
     d = draw(st.integers(1, 8))
@@ -52,79 +73,80 @@ def separable_integer_data(draw) -> pla.Dataset:
     pool = draw(st.lists(st.lists(entry, min_size=d, max_size=d)
                          .filter(lambda x: w[0] + sum(a * b for a, b in zip(w[1:], x)) != 0),
                          min_size=1, max_size=draw(st.sampled_from([3, 12, 40]))))
-    rows = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=40))
+    rows = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_rows))
     labels = [1 if w[0] + sum(a * b for a, b in zip(w[1:], x)) > 0 else -1 for x in rows]
     return pla.Dataset.from_rows(rows, labels)
 
 
-def _with_reference(ds):
+# ------------------------------------------------------------------ the kernel's verdict
+@settings(max_examples=100, deadline=None)
+@given(separable_integer_data(max_rows=400), st.sampled_from([None, 0, 2, 1000]))
+def test_the_proposal_proves_what_the_reference_proposal_proved(ds, gram_working_set_min_dim):
+    """Same kernel verdict as the reference: where its bracket pins the max-margin integer
+    bound, the new one pins the same integer, the exact w*'s.  Up to 400 rows in at most 9
+    coordinates (n ≫ d: the working sets, whose support may fill them), few rows (n < d: the
+    Gram form); ``gram_working_set_min_dim`` sends the working sets to the Gram form (0, 2)
+    or to quadprog (1000)."""
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(certificates, "_gram_active_set", reference_gram_active_set)
-        return near_max_margin(ds)
-
-
-@settings(max_examples=120, deadline=None)
-@given(separable_integer_data(), st.booleans())
-def test_the_cholesky_proposal_proves_what_the_lu_proposal_proved(ds, gram_working_set):
-    """Same kernel verdict as the reference solver: every separator it gives is kernel-checked,
-    and where the reference's bracket pins the max-margin integer bound, the new one pins the
-    same integer (which is the exact w*'s).  ``gram_working_set``: the Gram form also on working
-    sets of rows (data with more rows than coordinates), where its support may fill the set."""
-    with pytest.MonkeyPatch.context() as m:
-        if gram_working_set:
-            m.setattr(certificates, "GRAM_WORKING_SET_MIN_DIM", 0)
+        if gram_working_set_min_dim is not None:
+            m.setattr(certificates, "GRAM_WORKING_SET_MIN_DIM", gram_working_set_min_dim)
         new = near_max_margin(ds)
-        old = _with_reference(ds)
-    if old is not None:
-        assert new is not None
+        old = reference_near_max_margin(ds)
+    assert (new is None) == (old is None)
     if new is None:
         return
-    exact = max_margin(ds)
-    assert isinstance(exact, Separator)
-    assert new.bound_lower <= exact.bound <= new.bound
-    if old is not None and old.tightest_updates is not None:
-        assert new.tightest_updates == old.tightest_updates == floor(exact.bound)
+    assert new.tightest_updates == old.tightest_updates
     if new.tightest_updates is not None:
+        exact = max_margin(ds)
+        assert isinstance(exact, Separator)
+        assert new.bound_lower <= exact.bound <= new.bound
         assert new.tightest_updates == floor(exact.bound)
 
 
-@settings(max_examples=40, deadline=None)
-@given(separable_integer_data())
-def test_when_cholesky_fails_the_lu_path_gives_the_reference_floats(ds):
-    """With every Cholesky factorisation refused, each free block is solved by LU (or least
-    squares) exactly as before: the same floats, bit for bit, hence the same certificate."""
-    def refuse(block):
-        raise np.linalg.LinAlgError("not positive definite")
-
+@settings(max_examples=60, deadline=None)
+@given(separable_integer_data(max_rows=12))
+def test_the_gram_active_set_gives_the_reference_floats_bit_for_bit(ds):
     A = certificates._signed_float_matrix(ds)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(certificates, "_cholesky_factor", refuse)
-        assert np.array_equal(certificates._gram_active_set(A), reference_gram_active_set(A))
-        assert near_max_margin(ds) == _with_reference(ds)
+    assert np.array_equal(certificates._gram_active_set(A), reference_gram_active_set(A))
 
 
-def test_a_singular_block_falls_back_to_least_squares():
-    """Two equal rows make the Gram block singular: Cholesky and LU fail, least squares answers
-    (the minimum-norm split of the multiplier between the twins)."""
-    block = np.array([[2.0, 2.0], [2.0, 2.0]])
-    with pytest.raises(np.linalg.LinAlgError):
-        certificates._cholesky_factor(block)
-    assert np.allclose(certificates._solve_free_block(block), [0.25, 0.25])
+# -------------------------------------------------------------------- the signed float matrix
+big = st.sampled_from([2**31 - 1, -(2**31 - 1), 2**31, -(2**31), 2**31 + 1, 2**40, 3, -7, 0])
 
 
-def test_a_non_finite_cholesky_answer_is_not_taken(monkeypatch):
-    monkeypatch.setattr(certificates, "_cholesky_solve", lambda L, b: np.full(len(b), np.nan))
-    block = np.array([[4.0, 2.0], [2.0, 2.0]])
-    assert np.allclose(certificates._solve_free_block(block), np.linalg.solve(block, [1, 1]))
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_the_signed_float_matrix_is_the_python_rows_one_bit_for_bit(data):
+    """From the int64 matrix (entries up to 2³¹) and from Python rows beyond: the same floats."""
+    n, d = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 4))
+    entries = st.integers(-(2**31), 2**31) | big
+    rows = [[data.draw(entries) for _ in range(d)] for _ in range(n)]
+    labels = [data.draw(st.sampled_from([1, -1])) for _ in range(n)]
+    ds = pla.Dataset.from_rows(rows, labels)
+    expected = reference_signed_float_matrix(ds)
+    assert np.array_equal(certificates._signed_float_matrix(ds), expected)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(1, 300), st.integers(0, 2**32 - 1))
-def test_the_blocked_triangular_solve_solves(k, seed):
-    """Sizes around and across :data:`TRIANGULAR_BLOCK` (one block, several, a ragged last)."""
-    rng = np.random.default_rng(seed)
-    M = rng.standard_normal((k, k + 3))
-    block = M @ M.T + np.eye(k)
-    b = rng.standard_normal(k)
-    x = certificates._cholesky_solve(certificates._cholesky_factor(block), b)
-    assert np.allclose(block @ x, b, atol=1e-8 * np.abs(block).max() * np.abs(x).max() + 1e-10)
+def test_entries_beyond_two_to_the_31_take_the_python_rows(monkeypatch):
+    ds = pla.Dataset.from_rows([[2**31 + 1, 1], [1, -3]], [1, -1])
+    seen = []
+    python_rows = certificates._float_matrix
+    monkeypatch.setattr(certificates, "_float_matrix",
+                        lambda Z: seen.append(Z) or python_rows(Z))
+    A = certificates._signed_float_matrix(ds)
+    assert seen == [[(1, 2**31 + 1, 1), (-1, -1, 3)]]
+    assert A.tolist() == [[1 / (2**31 + 1), 1.0, 1 / (2**31 + 1)],
+                          [-1 / (2**31 + 1), -1 / (2**31 + 1), 3 / (2**31 + 1)]]
+
+
+# --------------------------------------------------------------------------- the working sets
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 1.0, -1.0, 0.5, 1e-300, -np.inf, 7.0]) |
+                st.floats(-10, 10), min_size=1, max_size=60), st.integers(1, 70))
+def test_the_smallest_are_the_smallest_in_order(values, count):
+    """Ties included: the chosen values are exactly the ``count`` smallest, in order, each
+    index once."""
+    v = np.array(values)
+    chosen = certificates._smallest(v, count)
+    assert len(set(chosen.tolist())) == len(chosen) == min(count, len(v))
+    assert v[chosen].tolist() == np.sort(v)[:count].tolist()

@@ -469,22 +469,44 @@ def _rounded(values: Sequence[Fraction], bits: int) -> tuple[Fraction, ...]:
 
 def _signed_float_matrix(dataset: Any) -> Any:
     """:func:`_float_matrix` of the rows yₙ rowₙ, from the data set's int64 matrix when it has
-    one (the same floats, without a Python row per point).
+    one (the same floats, without a Python row per point: xₙ / b is rounded once, and the sign
+    yₙ = ±1 multiplies exactly).
 
     >>> import pla
     >>> _signed_float_matrix(pla.Dataset.from_rows([[2, 1], [1, 3]], [1, -1])).tolist()
     [[0.3333333333333333, 0.6666666666666666, 0.3333333333333333], [-0.3333333333333333, -0.3333333333333333, -1.0]]
     """
     matrix = getattr(dataset, "int64_rows", None)
-    if matrix is not None and matrix.size and \
-            max(int(matrix.max()), -int(matrix.min())) <= 2**31:
-        import numpy as np
+    if matrix is not None and matrix.size:
+        biggest = max(int(matrix.max()), -int(matrix.min()))   # = max |yₙ rowₙ| (yₙ = ±1)
+        if biggest <= 2**31:
+            import numpy as np
 
-        exact = matrix * np.array(dataset.labels, dtype=np.int64)[:, None]   # |entries| ≤ 2³¹
-        biggest = max(int(exact.max()), -int(exact.min())) or 1
-        return exact.astype(np.float64) / float(biggest)
+            labels = getattr(dataset, "int64_labels", None)
+            if labels is None:
+                labels = np.array(dataset.labels, dtype=np.int64)
+            A = matrix.astype(np.float64)                  # exact: |entries| ≤ 2³¹
+            A /= float(biggest or 1)
+            A *= labels.astype(np.float64)[:, None]
+            return A
     return _float_matrix([row if y > 0 else tuple(map(neg, row))
                           for y, row in zip(dataset.labels, dataset.rows)])
+
+
+def _smallest(values: Any, count: int) -> Any:
+    """The indices of the ``count`` smallest ``values``, smallest first (a partition, then a
+    sort of those only: O(n + count log count) instead of a sort of all n).
+
+    >>> import numpy as np
+    >>> _smallest(np.array([5.0, 1.0, 4.0, 2.0, 3.0]), 3).tolist()
+    [1, 3, 4]
+    """
+    import numpy as np
+
+    if count < len(values):
+        chosen = np.argpartition(values, count - 1)[:count]
+        return chosen[np.argsort(values[chosen], kind="stable")]
+    return np.argsort(values, kind="stable")
 
 
 def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
@@ -709,7 +731,7 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
     import numpy as np
 
     n, dim = A.shape
-    W = np.sort(np.argsort(A @ A.sum(axis=0))[:dim])
+    W = np.sort(_smallest(A @ A.sum(axis=0), dim))
     for _ in range(rounds):
         u = _gram_active_set(A[W])
         total = float(u.sum())
@@ -726,7 +748,7 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
         room = dim - support.size
         if room <= 0:
             return None
-        W = _index_union(n, support, violated[np.argsort(margins[violated])[:room]])
+        W = _index_union(n, support, violated[_smallest(margins[violated], room)])
     return None
 
 
@@ -740,7 +762,7 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
         return None
     n, dim = A.shape
     size = min(n, max(2 * dim, 200))
-    W = np.sort(np.argsort(A @ A.sum(axis=0))[:size])  # smallest margins of a rough direction
+    W = np.sort(_smallest(A @ A.sum(axis=0), size))    # smallest margins of a rough direction
     identity, zeros = np.eye(dim), np.zeros(dim)
     for _ in range(rounds):
         try:
@@ -754,7 +776,7 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
             alpha = np.zeros(n)
             alpha[W] = np.maximum(multipliers, 0.0)
             return w, alpha
-        worst = violated[np.argsort(margins[violated])[:size]]
+        worst = violated[_smallest(margins[violated], size)]
         # the working set grows (up to 10 × its first size; then only its support is kept): a
         # row dropped for a zero multiplier tends to be violated again later (27 cold solves
         # instead of 6 on 10,000 × 100 data)
@@ -789,6 +811,11 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     is negative, fix the rows whose value is not positive, until the sets repeat.  Floats only
     propose; None when it fails.
 
+    Each round is one dense LU solve of the free block.  Measured against it on the benchmark
+    shapes (issue 29): numpy's Cholesky with blocked triangular solves is as costly at 600
+    rows (20 % cheaper at 1,000, dearer below 400), and scipy's LAPACK (potrf/potrs, syrk)
+    costs a checked process a 0.25 s import.
+
     >>> import numpy as np
     >>> A = np.array([[3.0, 3.0, 1.0], [4.0, 3.0, 1.0], [-1.0, -1.0, -1.0]]) / 4
     >>> u = _gram_active_set(A)
@@ -798,7 +825,7 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     import numpy as np
 
     n = A.shape[0]
-    H = A @ A.T               # numpy computes AAᵀ as a symmetric rank-k update (syrk)
+    H = A @ A.T               # (numpy computes AAᵀ as a symmetric rank-k update)
     H += 1.0
     free = np.ones(n, dtype=bool)
     u = np.zeros(n)
@@ -806,92 +833,17 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
         index = np.flatnonzero(free)
         u = np.zeros(n)
         if index.size:
-            u[index] = _solve_free_block(H.take(index, axis=0).take(index, axis=1))
+            block = H.take(index, axis=0).take(index, axis=1)   # (a third cheaper than ix_)
+            try:
+                u[index] = np.linalg.solve(block, np.ones(index.size))
+            except np.linalg.LinAlgError:   # duplicate rows: least squares instead
+                u[index] = np.linalg.lstsq(block, np.ones(index.size), rcond=None)[0]
         gradient = H @ u - 1.0
         new = (free & (u > 0)) | (~free & (gradient < 0))
         if np.array_equal(new, free):
             return u
         free = new
     return u
-
-
-def _solve_free_block(block: Any) -> Any:
-    """x with block·x = 1 for a symmetric block of the Gram matrix: by Cholesky (half the
-    flops of LU; the block is positive definite when its rows are independent), by LU when
-    Cholesky fails or gives a non-finite x, by least squares when LU fails too (duplicate
-    rows make the block singular).
-
-    >>> import numpy as np
-    >>> _solve_free_block(np.array([[4.0, 2.0], [2.0, 2.0]])).tolist()
-    [0.0, 0.5]
-    """
-    import numpy as np
-
-    ones = np.ones(len(block))
-    try:
-        x = _cholesky_solve(_cholesky_factor(block), ones)
-        if np.all(np.isfinite(x)):
-            return x
-    except np.linalg.LinAlgError:
-        pass
-    try:
-        return np.linalg.solve(block, ones)
-    except np.linalg.LinAlgError:
-        return np.linalg.lstsq(block, ones, rcond=None)[0]
-
-
-def _cholesky_factor(block: Any) -> Any:
-    """The lower Cholesky factor L of a symmetric positive definite block (L Lᵀ = block);
-    ``numpy.linalg.LinAlgError`` when it is not positive definite in floats, or nearly singular
-    (condition number above about 10¹², read off L's diagonal: twin rows), where LU and least
-    squares answer as they did before Cholesky was tried.
-
-    >>> import numpy as np
-    >>> _cholesky_factor(np.array([[4.0, 2.0], [2.0, 2.0]])).tolist()
-    [[2.0, 0.0], [1.0, 1.0]]
-    >>> _cholesky_factor(np.array([[2.0, 2.0], [2.0, 2.0]]))
-    Traceback (most recent call last):
-    numpy.linalg.LinAlgError: nearly singular block
-    """
-    import numpy as np
-
-    L = np.linalg.cholesky(block)
-    diagonal = np.diagonal(L)
-    if not diagonal.min() > 1e-6 * diagonal.max():
-        raise np.linalg.LinAlgError("nearly singular block")
-    return L
-
-
-#: Rows of the diagonal blocks in :func:`_cholesky_solve` (numpy has no triangular solve: each
-#: diagonal block is solved by LU, the rest is matrix–vector products).
-TRIANGULAR_BLOCK = 128
-
-
-def _cholesky_solve(L: Any, b: Any) -> Any:
-    """x with L Lᵀ x = b for a lower triangular L: forward then backward substitution by blocks
-    of :data:`TRIANGULAR_BLOCK` rows (O(k²) flops, against O(k³) for a solve of L Lᵀ).
-
-    >>> import numpy as np
-    >>> L = np.array([[2.0, 0.0], [1.0, 1.0]])
-    >>> _cholesky_solve(L, np.array([4.0, 3.0])).tolist()
-    [0.5, 1.0]
-    """
-    import numpy as np
-
-    x = np.array(b, dtype=np.float64)
-    k = len(x)
-    starts = range(0, k, TRIANGULAR_BLOCK)
-    for s in starts:                      # L y = b
-        e = min(s + TRIANGULAR_BLOCK, k)
-        if s:
-            x[s:e] -= L[s:e, :s] @ x[:s]
-        x[s:e] = np.linalg.solve(L[s:e, s:e], x[s:e])
-    for s in reversed(starts):            # Lᵀ x = y
-        e = min(s + TRIANGULAR_BLOCK, k)
-        if e < k:
-            x[s:e] -= L[e:, s:e].T @ x[e:]
-        x[s:e] = np.linalg.solve(L[s:e, s:e].T, x[s:e])
-    return x
 
 
 def _scipy_nnls(A: Any) -> Any:
