@@ -803,13 +803,22 @@ def _index_union(n: int, first: Any, second: Any) -> Any:
 
 #: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
 GRAM_PROPOSAL_MAX_ROWS = 3000
+#: The Gram active set first frees this fraction of the rows, those of smallest margin under
+#: the mean direction Σₙ Aₙ, instead of all of them: the first solve with every row free is
+#: the largest of all, and the support of data with more coordinates than rows is typically
+#: 60–100 % of them.  On generated data of 200–1,000 rows in 300–1,000 coordinates this start
+#: needed 40 % fewer factorisation flops (1,000 × 1,000: 6 rounds instead of 8), never many
+#: more (issue 29).
+GRAM_FIRST_FREE_FRACTION = 0.7
 
 
 def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     """min ½uᵀHu − 1ᵀu over u ≥ 0 with H = AAᵀ + 11ᵀ (the NNLS of the module doc in Gram form),
     by the primal–dual active-set method: solve on the free set, free the rows whose gradient
-    is negative, fix the rows whose value is not positive, until the sets repeat.  Floats only
-    propose; None when it fails.
+    is negative, fix the rows whose value is not positive, until the sets repeat.  It starts
+    from the rows of smallest margin (:data:`GRAM_FIRST_FREE_FRACTION`); when that start does
+    not settle within ``iterations`` rounds, again from every row free (the start before issue
+    29).  Floats only propose; None when it fails.
 
     Each round is one dense LU solve of the free block.  Measured against it on the benchmark
     shapes (issue 29): numpy's Cholesky with blocked triangular solves is as costly at 600
@@ -822,12 +831,34 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     >>> [round(float(v), 6) for v in u / (1 - u.sum())]     # α: rows 0 and 2 hold the margin
     [20.0, 0.0, 52.0]
     """
+    import math
+
     import numpy as np
 
     n = A.shape[0]
     H = A @ A.T               # (numpy computes AAᵀ as a symmetric rank-k update)
     H += 1.0
-    free = np.ones(n, dtype=bool)
+    first = np.zeros(n, dtype=bool)
+    first[_smallest(A @ A.sum(axis=0), math.ceil(GRAM_FIRST_FREE_FRACTION * n))] = True
+    u, settled = _primal_dual_active_set(H, first, iterations)
+    if not settled:
+        u, _ = _primal_dual_active_set(H, np.ones(n, dtype=bool), iterations)
+    return u
+
+
+def _primal_dual_active_set(H: Any, free: Any, iterations: int) -> tuple[Any, bool]:
+    """The rounds of :func:`_gram_active_set` from the free rows ``free``: (u, whether the free
+    set settled within ``iterations`` rounds).
+
+    >>> import numpy as np
+    >>> H = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> u, settled = _primal_dual_active_set(H, np.array([True, False]), 10)
+    >>> [round(float(v), 6) for v in u], settled
+    ([0.333333, 0.333333], True)
+    """
+    import numpy as np
+
+    n = H.shape[0]
     u = np.zeros(n)
     for _ in range(iterations):
         index = np.flatnonzero(free)
@@ -841,9 +872,9 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
         gradient = H @ u - 1.0
         new = (free & (u > 0)) | (~free & (gradient < 0))
         if np.array_equal(new, free):
-            return u
+            return u, True
         free = new
-    return u
+    return u, False
 
 
 def _scipy_nnls(A: Any) -> Any:
