@@ -164,7 +164,7 @@ def test_generated_data_get_a_tight_bracket_on_both_float_paths(n, d):
 
 def test_an_integer_bound_is_never_claimed_from_a_bracket_that_straddles_it():
     near = near_max_margin(TRIANGLE)
-    assert near is not None and near.bound_lower < 117 <= near.bound   # = 117 when w rounds to w* exactly
+    assert near is not None and near.bound_lower < 117 < near.bound
     assert near.tightest_updates is None
 
 
