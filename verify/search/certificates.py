@@ -754,9 +754,21 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
     return None
 
 
+#: Rounds of :func:`_working_set_qp` whose working set is the last support and the rows of
+#: smallest margin (then the working set only grows).
+QP_NEAREST_ROUNDS = 20
+
+
 def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
-    """(w, α) by quadprog on a growing working set of rows (None without quadprog, when it
-    fails, or after ``rounds`` rounds)."""
+    """(w, α) by quadprog on working sets of rows (None without quadprog, when it fails, or
+    after ``rounds`` rounds).
+
+    Each round is a cold solve whose cost grows with the working set, so the next set is the
+    last solution's support and the 2 × ``size`` rows of smallest margin under it (violated or
+    not: near rows keep a dropped row from coming back); after :data:`QP_NEAREST_ROUNDS`
+    rounds (a guard against cycling) the set only grows by the rows most violated.  Against
+    growing from the first round, this cut quadprog's work by 28–38 % on generated sets of
+    3,000–20,000 rows in 30–150 coordinates (issue 29)."""
     try:
         import numpy as np
         import quadprog
@@ -766,7 +778,7 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
     size = min(n, max(2 * dim, 200))
     W = np.sort(_smallest(A @ A.sum(axis=0), size))    # smallest margins of a rough direction
     identity, zeros = np.eye(dim), np.zeros(dim)
-    for _ in range(rounds):
+    for round_ in range(rounds):
         try:
             w, _value, _free, _iterations, multipliers, _active = quadprog.solve_qp(
                 identity, zeros, np.ascontiguousarray(A[W].T), np.ones(len(W)))
@@ -778,10 +790,14 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
             alpha = np.zeros(n)
             alpha[W] = np.maximum(multipliers, 0.0)
             return w, alpha
+        if round_ < QP_NEAREST_ROUNDS:
+            W = _index_union(n, W[multipliers > 0], _smallest(margins, min(n, 2 * size)))
+            continue
         worst = violated[_smallest(margins[violated], size)]
         # the working set grows (up to 10 × its first size; then only its support is kept): a
         # row dropped for a zero multiplier tends to be violated again later (27 cold solves
-        # instead of 6 on 10,000 × 100 data)
+        # instead of 6 on 10,000 × 100 data, when only the support and the violated rows are
+        # kept)
         W = _index_union(n, W if len(W) < 10 * size else W[multipliers > 0], worst)
     return None
 
