@@ -1,8 +1,9 @@
 """The float max-margin proposal behind `near_max_margin` (issue 29): the signed float matrix
-built from the int64 rows in place, the working sets chosen by a partition instead of a full
-sort, the Gram blocks taken by ``take``.  The floats only propose, so what must hold is that
-the kernel-checked certificate is the one the previous proposal (kept below as the reference)
-gave, and that the Python-row path still runs where the int64 one cannot.
+built from the int64 rows in place, rows chosen by a partition instead of a full sort, the
+Gram active set started from the rows of smallest margin, quadprog's working sets made of the
+last support and the nearest rows.  The floats only propose, so what must hold is that the
+kernel-checked certificate proves what the previous proposal (kept below as the reference)
+proved, and that the previous paths still run where the new ones do not settle.
 """
 
 from __future__ import annotations
@@ -54,8 +55,34 @@ def reference_signed_float_matrix(dataset):
                                        for y, row in zip(dataset.labels, dataset.rows)])
 
 
+def reference_working_set_qp(A, rounds=100):
+    """quadprog on a working set grown from the first round (before issue 29)."""
+    import quadprog
+
+    n, dim = A.shape
+    size = min(n, max(2 * dim, 200))
+    W = np.sort(np.argsort(A @ A.sum(axis=0))[:size])
+    identity, zeros = np.eye(dim), np.zeros(dim)
+    for _ in range(rounds):
+        try:
+            w, _value, _free, _iterations, multipliers, _active = quadprog.solve_qp(
+                identity, zeros, np.ascontiguousarray(A[W].T), np.ones(len(W)))
+        except ValueError:
+            return None
+        margins = A @ w
+        violated = np.flatnonzero(margins < 1 - 1e-10)
+        if violated.size == 0:
+            alpha = np.zeros(n)
+            alpha[W] = np.maximum(multipliers, 0.0)
+            return w, alpha
+        worst = violated[np.argsort(margins[violated])[:size]]
+        W = certificates._index_union(n, W if len(W) < 10 * size else W[multipliers > 0], worst)
+    return None
+
+
 def reference_near_max_margin(ds):
     with pytest.MonkeyPatch.context() as m:
+        m.setattr(certificates, "_working_set_qp", reference_working_set_qp)
         m.setattr(certificates, "_gram_active_set", reference_gram_active_set)
         m.setattr(certificates, "_smallest", reference_smallest)
         m.setattr(certificates, "_signed_float_matrix", reference_signed_float_matrix)
@@ -183,3 +210,19 @@ def test_the_smallest_are_the_smallest_in_order(values, count):
     chosen = certificates._smallest(v, count)
     assert len(set(chosen.tolist())) == len(chosen) == min(count, len(v))
     assert v[chosen].tolist() == np.sort(v)[:count].tolist()
+
+
+@settings(max_examples=30, deadline=None)
+@given(separable_integer_data(max_rows=400))
+def test_after_the_nearest_rounds_the_working_set_grows_as_before(ds):
+    """With no round of nearest rows (as when they have not settled by then), the working-set
+    QP is the one before issue 29, float for float."""
+    A = certificates._signed_float_matrix(ds)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(certificates, "QP_NEAREST_ROUNDS", 0)
+        m.setattr(certificates, "_smallest", reference_smallest)
+        new = certificates._working_set_qp(A)
+    old = reference_working_set_qp(A)
+    assert (new is None) == (old is None)
+    if new is not None:
+        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])
