@@ -767,8 +767,8 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
     last solution's support and the 2 × ``size`` rows of smallest margin under it (violated or
     not: near rows keep a dropped row from coming back); after :data:`QP_NEAREST_ROUNDS`
     rounds (a guard against cycling) the set only grows by the rows most violated.  Against
-    growing from the first round, this cut quadprog's work by 28–38 % on generated sets of
-    3,000–20,000 rows in 30–150 coordinates (issue 29)."""
+    growing from the first round, this cut quadprog's work (iterations × working-set size) by
+    28–38 % on five generated sets of 3,000–20,000 rows in 30–150 coordinates (issue 29)."""
     try:
         import numpy as np
         import quadprog
