@@ -55,34 +55,12 @@ def reference_signed_float_matrix(dataset):
                                        for y, row in zip(dataset.labels, dataset.rows)])
 
 
-def reference_working_set_qp(A, rounds=100):
-    """quadprog on a working set grown from the first round (before issue 29)."""
-    import quadprog
-
-    n, dim = A.shape
-    size = min(n, max(2 * dim, 200))
-    W = np.sort(np.argsort(A @ A.sum(axis=0))[:size])
-    identity, zeros = np.eye(dim), np.zeros(dim)
-    for _ in range(rounds):
-        try:
-            w, _value, _free, _iterations, multipliers, _active = quadprog.solve_qp(
-                identity, zeros, np.ascontiguousarray(A[W].T), np.ones(len(W)))
-        except ValueError:
-            return None
-        margins = A @ w
-        violated = np.flatnonzero(margins < 1 - 1e-10)
-        if violated.size == 0:
-            alpha = np.zeros(n)
-            alpha[W] = np.maximum(multipliers, 0.0)
-            return w, alpha
-        worst = violated[np.argsort(margins[violated])[:size]]
-        W = certificates._index_union(n, W if len(W) < 10 * size else W[multipliers > 0], worst)
-    return None
-
-
 def reference_near_max_margin(ds):
+    """The proposal before issue 29: no round of nearest rows in the working-set QP (its
+    growth rule is main's, line for line), full sorts, the reference Gram active set and float
+    matrix."""
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(certificates, "_working_set_qp", reference_working_set_qp)
+        m.setattr(certificates, "QP_NEAREST_ROUNDS", 0)
         m.setattr(certificates, "_gram_active_set", reference_gram_active_set)
         m.setattr(certificates, "_smallest", reference_smallest)
         m.setattr(certificates, "_signed_float_matrix", reference_signed_float_matrix)
@@ -213,17 +191,29 @@ def test_the_smallest_are_the_smallest_in_order(values, count):
     assert v[chosen].tolist() == np.sort(v)[:count].tolist()
 
 
-@settings(max_examples=30, deadline=None)
-@given(separable_integer_data(max_rows=400))
-def test_after_the_nearest_rounds_the_working_set_grows_as_before(ds):
-    """With no round of nearest rows (as when they have not settled by then), the working-set
-    QP is the one before issue 29, float for float."""
+def test_after_the_nearest_rounds_the_working_set_only_grows():
+    """With no round of nearest rows (as after the first ``QP_NEAREST_ROUNDS``), each working
+    set holds the last one: the growth rule before issue 29."""
+    import quadprog
+
+    rng = np.random.default_rng(2)
+    X = rng.integers(-100, 101, size=(2000, 30))
+    w = rng.integers(-5, 6, size=31)
+    scores = w[0] + X @ w[1:]
+    keep = np.abs(scores) > 20
+    ds = pla.Dataset.from_rows(X[keep].tolist(), np.where(scores[keep] > 0, 1, -1).tolist())
     A = certificates._signed_float_matrix(ds)
+    sets = []
+    solve = quadprog.solve_qp
+
+    def recording(G, a, C, b, *rest):
+        sets.append({tuple(column) for column in np.asarray(C).T.tolist()})
+        return solve(G, a, C, b, *rest)
+
     with pytest.MonkeyPatch.context() as m:
         m.setattr(certificates, "QP_NEAREST_ROUNDS", 0)
-        m.setattr(certificates, "_smallest", reference_smallest)
-        new = certificates._working_set_qp(A)
-    old = reference_working_set_qp(A)
-    assert (new is None) == (old is None)
-    if new is not None:
-        assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])
+        m.setattr(quadprog, "solve_qp", recording)
+        assert certificates._working_set_qp(A) is not None
+    assert len(sets) >= 3
+    for earlier, later in zip(sets, sets[1:]):
+        assert earlier < later
