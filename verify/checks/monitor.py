@@ -53,8 +53,7 @@ from typing import Any, Sequence
 
 from verify.kernel import steps as kernel_steps
 from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
-from verify.kernel.certificates import row_products as kernel_row_products
-from verify.kernel.certificates import squared_norms as kernel_squared_norms
+from verify.kernel.row_facts import row_facts as kernel_row_facts
 from verify.kernel.steps import ProofViolation
 
 __all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
@@ -144,6 +143,22 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     return out
 
 
+def _scaled_margins(margins: Any, L: int) -> Any:
+    """The kernel's int64 margins times L: an int64 array when every product fits (|L·m| < 2⁶³),
+    else a tuple of Python ints.
+
+    >>> import numpy as np
+    >>> _scaled_margins(np.array([3, -1]), 1000).tolist(), _scaled_margins(np.array([2**62]), 4)
+    ([3000, -1000], (18446744073709551616,))
+    """
+    largest = max(int(margins.max()), -int(margins.min()))
+    if (largest * L).bit_length() < 63:
+        scaled = margins * L
+        scaled.setflags(write=False)
+        return scaled
+    return tuple(v * L for v in margins.tolist())
+
+
 def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
     """``rows`` as a numpy int64 matrix (given as one, e.g. the data set's cached
     ``int64_rows``, or converted) and the number of updates during which the monitor may
@@ -194,13 +209,16 @@ class Monitor:
     ``trust_constants=True``, used as given so that the inequalities themselves catch a wrong
     claim (a claimed ρ ≤ 0 or R² < 0 is refused before the run: the proof needs ρ > 0, and a
     negative ρ would make its inequalities hold for every run).  ``classical`` (default:
-    w₀ = 0) chooses the classical or the generalised forms.
+    w₀ = 0) chooses the classical or the generalised forms.  ``unit_margin``: the reference
+    separator is ``wf`` divided by its margin minₙ yₙ wf·xₙ (so that ρ = 1; from the monitor's
+    own margins, one product for both).
     """
 
     def __init__(self, dataset: Any, options: Any, wf: Sequence[Any] | None = None, *,
                  wf_kind: str = "given", rho: Any = None, R2: Any = None,
                  paranoid: bool = False, check_every: int = DEFAULT_CHECK_EVERY,
-                 trust_constants: bool = False, classical: bool | None = None) -> None:
+                 trust_constants: bool = False, classical: bool | None = None,
+                 unit_margin: bool = False) -> None:
         self.dataset = dataset
         self.options = options
         self.paranoid = paranoid
@@ -209,7 +227,7 @@ class Monitor:
 
         # the kernel's input: the data set's int64 matrix when the kernel takes it (the tuple
         # of tuples, ``self.rows``, is then built only if an update or a fault needs it)
-        self._kernel_rows = kernel_rows(dataset)
+        self.kernel_rows = kernel_rows(dataset)
         self.n = dataset.n
         self.labels = dataset.labels
         self.L = L = dataset.scale
@@ -220,10 +238,9 @@ class Monitor:
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
         self.W: Any = list(self.W0)  # type: ignore[arg-type]
-        self.q = kernel_squared_norms(self._kernel_rows)
         matrix = dataset.int64_rows       # cached on the data set (the fast engine's too)
         self._rows64, self._int64_updates = _int64_carrier(
-            self._kernel_rows if matrix is None else matrix, self.W, k)
+            self.kernel_rows if matrix is None else matrix, self.W, k)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0
@@ -234,7 +251,20 @@ class Monitor:
             self.N0 = 0  # the classical forms start from w₀ = 0
         self.wf_kind = wf_kind
 
-        true_R2 = Fraction(max(self.q), L * L)
+        if wf is not None:
+            wf = tuple(Fraction(v) for v in wf)
+            if len(wf) != dataset.dim:
+                raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
+            Df = 1
+            for v in wf:              # lcm of the denominators (a division is cheaper than a gcd)
+                if Df % v.denominator:
+                    Df = lcm(Df, v.denominator)
+            F = [v.numerator * (Df // v.denominator) for v in wf]
+        # the kernel's facts about the rows, from one checked copy of the data: ‖rowₙ‖² and
+        # yₙ F·rowₙ for every row (whole int64 arrays where a bound proves them exact)
+        facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F)
+        self.q = facts.norms
+        true_R2 = Fraction(facts.largest_norm, L * L)
         R2c = true_R2 if R2 is None else Fraction(R2)
         if R2c < 0:          # (a claimed, trusted R^2 = max ||x_n||^2 is never negative)
             raise ProofViolation("R^2 >= 0", None, R2c, ">=", 0, "the claimed R^2")
@@ -253,22 +283,23 @@ class Monitor:
                 k=k, e=e, c3=self.c3, N0=self.N0, classical=self.classical, zero=self.zero, D=D,
                 L=L)
             return
-        wf = tuple(Fraction(v) for v in wf)
-        if len(wf) != dataset.dim:
-            raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
-        self.wf = wf
-        Df = 1
-        for v in wf:                  # lcm of the denominators (a division is cheaper than a gcd)
-            if Df % v.denominator:
-                Df = lcm(Df, v.denominator)
-        self.Df = Df
-        self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = list(map(mul, self.labels, kernel_row_products(self._kernel_rows, F)))
-        true_rho = Fraction(min(self.m), Df * L)
+        self.m = facts.margins
+        true_rho = Fraction(facts.smallest_margin, Df * L)
         if true_rho <= 0:
-            n = self.m.index(min(self.m))
             raise ProofViolation("w_f is a separator: min_n y_n w_f.x_n > 0", None, true_rho,
-                                 ">", 0, f"row {n + 1} (1-based) has y w_f.x = {true_rho}")
+                                 ">", 0, f"row {facts.argmin + 1} (1-based) has y w_f.x = "
+                                 f"{true_rho}")
+        if unit_margin:      # w_f / ρ: F·L over D_f = min yₙ F·rowₙ, margins times L, ρ = 1
+            Df = facts.smallest_margin
+            if L != 1:
+                F = [v * L for v in F]
+                self.m = tuple(v * L for v in map(int, self.m)) if type(self.m) is tuple \
+                    else _scaled_margins(self.m, L)
+            wf = tuple(Fraction(v, Df) for v in F)
+            true_rho = Fraction(1)
+        self.wf = wf
+        self.Df = Df
+        self.F = F
         rho_c = true_rho if rho is None else Fraction(rho)
         if rho is not None and rho_c != true_rho and not trust_constants:
             raise ProofViolation("rho = min_n y_n w_f.x_n", None, rho_c, "=", true_rho)
@@ -380,14 +411,14 @@ class Monitor:
                            f"engine {tuple(map(str, engine_after))} != "
                            f"{tuple(str(Fraction(v, D)) for v in W1_list)}")
         N = self.N
-        q = self.q[n]
+        q = int(self.q[n])
         # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
         N1 = sum(map(mul, W1_list, W1_list)) if full else N + 2 * ky * S + k * k * q
         if self.wf is None:
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
         else:
             P = self.P
-            mn = self.m[n]
+            mn = int(self.m[n])
             P1 = P + k * mn
             if full:
                 self.checks += 1
@@ -423,7 +454,7 @@ class Monitor:
                                      fail=self._reject)
         if result.halted:
             self.checks += 1
-            if kernel_count_mistakes(self._kernel_rows, self.L, self.labels, self.W, self.zero):
+            if kernel_count_mistakes(self.kernel_rows, self.L, self.labels, self.W, self.zero):
                 for n, (row, y) in enumerate(zip(self.rows, self.labels)):
                     if kernel_steps.is_mistake(sum(map(mul, self.W, row)), y, self.zero):
                         self._fail("halted: the final w makes no mistake", "end",
