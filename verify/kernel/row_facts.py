@@ -152,7 +152,7 @@ def sparse_multipliers(values: Any, length: int, what: str) -> tuple[list[tuple[
     ([(0, 6), (2, 1)], 2)
     >>> sparse_multipliers({5: 1}, 5, "alpha")
     Traceback (most recent call last):
-    verify.kernel.certificates.CertificateError: alpha: row 5 is not an int in [0, 5)
+    verify.kernel.certificates.CertificateError: alpha: row 5 (int) is not an int in [0, 5)
     """
     if type(values) is not dict:
         raise CertificateError(f"{what} is a {type(values).__name__}, not a dict {{row: value}}")
@@ -160,7 +160,8 @@ def sparse_multipliers(values: Any, length: int, what: str) -> tuple[list[tuple[
     valid = set(map(type, rows)) <= _INT and (not rows or 0 <= min(rows) and max(rows) < length)
     if not valid:
         row = next(r for r in rows if type(r) is not int or not 0 <= r < length)
-        raise CertificateError(f"{what}: row {row!r} is not an int in [0, {length})")
+        raise CertificateError(f"{what}: row {row!r} ({type(row).__name__}) is not an int in "
+                               f"[0, {length})")
     pairs = sorted(values.items())        # (distinct plain ints: only they are compared)
     numbers = [_exact_number(value, f"{what}[{row}]") for row, value in pairs]
     E = lcm(*(v.denominator for v in numbers)) if numbers else 1
