@@ -143,6 +143,17 @@ def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     return out
 
 
+def _entry_reader(values: Any) -> Any:
+    """``n -> values[n]`` as a Python int, for the kernel's facts (an int64 array: its ``item``,
+    which makes no numpy scalar; a tuple of ints: indexing).
+
+    >>> import numpy as np
+    >>> type(_entry_reader(np.array([5, 7]))(1)), _entry_reader((5, 7))(1)
+    (<class 'int'>, 7)
+    """
+    return values.__getitem__ if type(values) is tuple else values.item
+
+
 def _scaled_margins(margins: Any, L: int) -> Any:
     """The kernel's int64 margins times L: an int64 array when every product fits (|L·m| < 2⁶³),
     else a tuple of Python ints.
@@ -264,6 +275,7 @@ class Monitor:
         # yₙ F·rowₙ for every row (whole int64 arrays where a bound proves them exact)
         facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F)
         self.q = facts.norms
+        self._norm_at = _entry_reader(self.q)
         true_R2 = Fraction(facts.largest_norm, L * L)
         R2c = true_R2 if R2 is None else Fraction(R2)
         if R2c < 0:          # (a claimed, trusted R^2 = max ||x_n||^2 is never negative)
@@ -297,6 +309,7 @@ class Monitor:
                     else _scaled_margins(self.m, L)
             wf = tuple(Fraction(v, Df) for v in F)
             true_rho = Fraction(1)
+        self._margin_at = _entry_reader(self.m)
         self.wf = wf
         self.Df = Df
         self.F = F
@@ -383,7 +396,7 @@ class Monitor:
                 W = self._rows64[0].copy()
                 W[:] = self.W                     # W₀ fits: |W₀| is part of the bound
             row64 = self._rows64[n]
-            S = int(W @ row64)                    # wₜ·xₙ = S / (D·L)
+            S = int(W.dot(row64))                 # wₜ·xₙ = S / (D·L)
             # (ky = ±1, as for η = 1: one numpy operation; a Python int times an array costs
             # more than the addition itself)
             W1 = W + row64 if ky == 1 else W - row64 if ky == -1 else W + ky * row64
@@ -411,14 +424,14 @@ class Monitor:
                            f"engine {tuple(map(str, engine_after))} != "
                            f"{tuple(str(Fraction(v, D)) for v in W1_list)}")
         N = self.N
-        q = int(self.q[n])
+        q = self._norm_at(n)
         # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
         N1 = sum(map(mul, W1_list, W1_list)) if full else N + 2 * ky * S + k * k * q
         if self.wf is None:
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
         else:
             P = self.P
-            mn = int(self.m[n])
+            mn = self._margin_at(n)
             P1 = P + k * mn
             if full:
                 self.checks += 1

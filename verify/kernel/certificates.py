@@ -23,9 +23,9 @@ from typing import Any
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
 from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
-                                    _MAX_LIMBS, _combination, _idot, _int64_products,
-                                    _int64_rows, _products, _python_rows, _row_matrix,
-                                    _support_sum)
+                                    _MAX_LIMBS, _SUPPORT_PRODUCTS, _combination, _dense, _idot,
+                                    _int64_products, _int64_rows, _products, _python_rows,
+                                    _row_matrix, _support_sum)
 
 __all__: list[str] = []
 
@@ -396,6 +396,8 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
         n, a = next((n, a) for n, a in zip(at, A) if a < 0)
         raise CertificateError(f"alpha[{n}] = {Fraction(a, E)} < 0", index=n)
     # αₙ = Aₙ/E, xₙ = rowₙ/scale: (Σ αₙ)²/‖v‖² = (Σ Aₙ)² scale² / ‖Σ Aₙ yₙ rowₙ‖²
+    if type(at) is not range and len(at) * dim > _SUPPORT_PRODUCTS:    # (a large support: the
+        A, at = _dense(zip(at, A), len(rows)), range(len(rows))        # matrix product below)
     combination = _combination(list(map(mul, A, labels)), rows, dim) if type(at) is range \
         else _support_sum(zip(at, map(mul, A, map(labels.__getitem__, at))), rows, dim)
     length2 = _idot(combination, combination)

@@ -178,3 +178,15 @@ def _support_sum(pairs: Any, rows: Any, dim: int) -> list[int]:
         row = rows[n] if sequence else rows[n].tolist()    # (Python ints, as _python_rows)
         total = list(map(operator.add, total, map(operator.mul, repeat(c), row)))
     return total
+
+
+def _dense(pairs: Any, length: int) -> list[int]:
+    """The list of ``length`` integers that is 0 except at the pairs (n, v).
+
+    >>> _dense([(2, 5)], 3)
+    [0, 0, 5]
+    """
+    values = [0] * length
+    for n, v in pairs:
+        values[n] = v
+    return values
