@@ -106,3 +106,50 @@ def test_a_unit_margin_monitor_refuses_a_w_that_does_not_separate():
     ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
     with pytest.raises(ProofViolation, match="w_f is a separator"):
         Monitor(ds, pla.RunOptions(), [3, -1, -1], unit_margin=True)
+
+
+# --- the deferred hook: updates checked in blocks, the same verdicts ----------------------------
+def replay(monitor, hook, updates, result, corrupt_at):
+    try:
+        for t, n, y, score in updates:
+            hook(monitor)(t, n, y, score + (Fraction(1, 3) if t == corrupt_at else 0))
+        return "report", monitor.finish(result), monitor.checks
+    except ProofViolation as violation:
+        return "violation", str(violation), violation.step, monitor.t
+
+
+@settings(max_examples=40, deadline=None)
+@given(separable_datasets(max_n=8, max_d=3), st.data())
+def test_the_deferred_hook_is_the_immediate_one(ds, data):
+    from verify.checks import monitor as monitor_module
+
+    options = data.draw(run_options(ds.dim, max_updates=40))
+    corrupt_at = data.draw(st.one_of(st.none(), st.integers(0, 8)))
+    block = data.draw(st.sampled_from([1, 2, 3, 1024]))
+    updates = []
+    result = pla.run(ds, options=options, keep_steps=False,
+                     on_update=lambda *a: updates.append(a))
+    wf = certify(ds).w if certify(ds).separable else None
+    immediate = replay(Monitor(ds, options, wf), lambda m: m.on_update, updates, result,
+                       corrupt_at)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(monitor_module, "DEFERRED_BLOCK", block)
+        deferred = replay(Monitor(ds, options, wf), lambda m: m.on_update_deferred, updates,
+                          result, corrupt_at)
+    assert deferred == immediate
+
+
+def test_a_checked_run_catches_a_lying_engine_through_the_deferred_hook(monkeypatch):
+    """`checked_run` hands the monitor's deferred hook to the engine: a wrong score is still
+    refused, naming its update."""
+    ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    real_run = pla.run
+
+    def lying_run(*args, on_update=None, **kwargs):
+        def hook(t, n, y, score):
+            on_update(t, n, y, score + (1 if t == 2 else 0))
+        return real_run(*args, on_update=None if on_update is None else hook, **kwargs)
+
+    monkeypatch.setattr(pla, "run", lying_run)
+    with pytest.raises(ProofViolation, match="update t=2: the score is w_t.x_n"):
+        checked_run.checked_run(ds, order="first")

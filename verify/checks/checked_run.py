@@ -279,7 +279,7 @@ def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False, on_step=both)
     else:
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
-                         on_update=monitor.on_update)
+                         on_update=monitor.on_update_deferred)
     return CheckedRun(result, monitor.finish(result))
 
 

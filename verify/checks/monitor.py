@@ -56,11 +56,15 @@ from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
 from verify.kernel.row_facts import row_facts as kernel_row_facts
 from verify.kernel.steps import ProofViolation
 
-__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
+__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "DEFERRED_BLOCK",
+           "HYPOTHESIS_TEXT",
            "inequalities_checked", "INEQUALITIES_PER_UPDATE"]
 
 #: Without ``paranoid``, the engine's vectors are compared with the monitor's every this many updates.
 DEFAULT_CHECK_EVERY = 256
+
+#: :meth:`Monitor.on_update_deferred` checks the updates it keeps in blocks of this many.
+DEFERRED_BLOCK = 1024
 
 #: What each sign(0) convention makes of the proof's hypothesis y·wₜ·xₙ ≤ 0.
 HYPOTHESIS_TEXT = {
@@ -232,6 +236,7 @@ class Monitor:
                  unit_margin: bool = False) -> None:
         self.dataset = dataset
         self.options = options
+        self._pending: list[tuple[Any, Any, Any, Any]] = []
         self.paranoid = paranoid
         self.check_every = max(1, check_every)
         from verify.search.certificates import kernel_rows
@@ -305,7 +310,7 @@ class Monitor:
             Df = facts.smallest_margin
             if L != 1:
                 F = [v * L for v in F]
-                self.m = tuple(v * L for v in map(int, self.m)) if type(self.m) is tuple \
+                self.m = tuple(v * L for v in self.m) if type(self.m) is tuple \
                     else _scaled_margins(self.m, L)
             wf = tuple(Fraction(v, Df) for v in F)
             true_rho = Fraction(1)
@@ -359,6 +364,8 @@ class Monitor:
 
     def __call__(self, step: Any) -> None:
         """The ``on_step`` hook: check update ``step`` (a :class:`pla.Step`)."""
+        if self._pending:
+            self.check_pending()
         full = self.paranoid or self.t % self.check_every == 0
         if full:
             t, n = self.t, step.index
@@ -375,6 +382,24 @@ class Monitor:
     def on_update(self, t: int, index: int, y: int, score: Fraction) -> None:
         """The cheap ``on_update`` hook of :func:`pla.run`: no vectors, the same inequalities."""
         self._update(t, index, y, score, None)
+
+    def on_update_deferred(self, t: int, index: int, y: int, score: Fraction) -> None:
+        """:meth:`on_update` in blocks: the update is kept and checked with the next
+        :data:`DEFERRED_BLOCK` - 1 (or by :meth:`finish`), in order, each exactly as
+        :meth:`on_update` checks it; a failure names its own update, and is raised when its
+        block is checked.  Cheaper per update than :meth:`on_update` inside a run (the
+        engine's scans between two updates no longer evict the monitor's state)."""
+        pending = self._pending
+        pending.append((t, index, y, score))
+        if len(pending) >= DEFERRED_BLOCK:
+            self.check_pending()
+
+    def check_pending(self) -> None:
+        """Check the updates :meth:`on_update_deferred` kept, in order."""
+        pending, self._pending = self._pending, []
+        update = self._update
+        for t, index, y, score in pending:
+            update(t, index, y, score, None)
 
     def _update(self, step_t: int, n: int, step_y: int, score: Any,
                 engine_after: Sequence[Fraction] | None) -> None:
@@ -449,6 +474,7 @@ class Monitor:
     # ------------------------------------------------------------------ end of run
     def finish(self, result: Any) -> MonitorReport:
         """Check the end of the run (T, the final w, halting, the bound) and report."""
+        self.check_pending()
         T = result.updates
         self.checks += 2
         if T != self.t:
