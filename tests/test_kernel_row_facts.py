@@ -63,7 +63,7 @@ def check_against_reference(facts, rows, labels, F):
 def test_row_facts_of_rows_of_ints_are_python_integers(case, signs):
     rows, F = case
     rows, labels = tuple(rows), tuple(signs[:len(rows)])
-    check_against_reference(row_facts(rows, labels, F), rows, labels, F)
+    check_against_reference(row_facts(rows, labels, F, with_norms=True), rows, labels, F)
 
 
 @settings(max_examples=150, deadline=None)
@@ -76,7 +76,7 @@ def test_row_facts_of_an_int64_matrix_are_python_integers(case, signs, label_arr
     labels = tuple(signs[:len(rows)])
     matrix = np.array(rows, dtype=np.int64)
     given_labels = np.array(labels, dtype=np.int64) if label_array else labels
-    facts = row_facts(matrix, given_labels, F)
+    facts = row_facts(matrix, given_labels, F, with_norms=True)
     check_against_reference(facts, rows, labels, F)
     matrix[0, 0] = 7 if matrix[0, 0] != 7 else 8            # the caller changes its arrays:
     if label_array:                                         # the kernel's copy does not move

@@ -135,11 +135,16 @@ class MonitorReport:
         return report_html(self)
 
 
+def _fraction(value: Any) -> Fraction:
+    """``value`` as a Fraction (a Fraction itself as it is: immutable, nothing to copy)."""
+    return value if type(value) is Fraction else Fraction(value)
+
+
 def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     """Integers V with values = V / D, or None when some value is not a multiple of 1/D."""
     out = []
     for v in values:
-        v = Fraction(v)
+        v = _fraction(v)
         q, r = divmod(D, v.denominator)
         if r:
             return None
@@ -249,7 +254,7 @@ class Monitor:
         self.L = L = dataset.scale
         self.zero = options.zero
         self.eta = eta = Fraction(options.eta)
-        w0 = [Fraction(v) for v in options.initial_weights(dataset.dim)]
+        w0 = list(map(_fraction, options.initial_weights(dataset.dim)))
         self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
@@ -268,7 +273,7 @@ class Monitor:
         self.wf_kind = wf_kind
 
         if wf is not None:
-            wf = tuple(Fraction(v) for v in wf)
+            wf = tuple(map(_fraction, wf))
             if len(wf) != dataset.dim:
                 raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
             Df = 1
@@ -278,7 +283,8 @@ class Monitor:
             F = [v.numerator * (Df // v.denominator) for v in wf]
         # the kernel's facts about the rows, from one checked copy of the data: ‖rowₙ‖² and
         # yₙ F·rowₙ for every row (whole int64 arrays where a bound proves them exact)
-        facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F)
+        facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F,
+                                 with_norms=True)
         self.q = facts.norms
         self._norm_at = _entry_reader(self.q)
         true_R2 = Fraction(facts.largest_norm, L * L)

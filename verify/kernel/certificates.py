@@ -456,7 +456,7 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     from verify.kernel.row_facts import row_facts      # (it imports this module)
 
     # yₙ sₙ, sₙ = W·rowₙ has the sign of w·xₙ (W = D·w, row = scale·x, D, scale > 0)
-    margins = row_facts(rows, labels, W, with_norms=False).margins
+    margins = row_facts(rows, labels, W).margins
     if type(margins) is tuple:
         wrong = sum(map(operator.lt, margins, [0] * len(margins)))              # y s < 0
         at_zero = list(compress(labels, map(operator.not_, margins)))           # labels, s = 0

@@ -8,7 +8,7 @@ tuple of Python ints; either way ``int(values[n])`` is the exact integer.
 :func:`sparse_multipliers` reads multipliers given as ``{row: value}`` (every other one 0), so
 that a check with few nonzero multipliers costs their number, not the number of rows.
 
->>> facts = row_facts(((1, 2), (3, -4)), (1, -1), [5, 1])
+>>> facts = row_facts(((1, 2), (3, -4)), (1, -1), [5, 1], with_norms=True)
 >>> list(map(int, facts.norms)), facts.largest_norm, list(map(int, facts.margins))
 ([5, 25], 25, [7, -11])
 >>> facts.smallest_margin, facts.argmin
@@ -34,8 +34,9 @@ __all__ = ["RowFacts", "row_facts", "sparse_multipliers"]
 
 @dataclass(frozen=True)
 class RowFacts:
-    """What :func:`row_facts` computed: ``norms`` ‖rowₙ‖² and their largest; with a vector F,
-    ``margins`` yₙ F·rowₙ, their smallest and the first row attaining it (else None)."""
+    """What :func:`row_facts` computed: ``norms`` ‖rowₙ‖² and their largest (None when not
+    asked for); with a vector F, ``margins`` yₙ F·rowₙ, their smallest and the first row
+    attaining it (else None)."""
 
     norms: Any
     largest_norm: int | None
@@ -44,13 +45,14 @@ class RowFacts:
     argmin: int | None = None
 
 
-def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = True) -> RowFacts:
-    """‖rowₙ‖² and (with F) yₙ F·rowₙ for every row, exactly (see the module doc).
+def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -> RowFacts:
+    """``with_norms``: ‖rowₙ‖² for every row; with F, yₙ F·rowₙ for every row; exactly (see the
+    module doc).
 
     ``rows`` and ``labels`` as :func:`verify.kernel.certificates.check_separator` takes them
     (a tuple or list of rows of ints, or a numpy int64 matrix), or ``labels`` as a numpy int64
     vector of ±1 (the kernel checks and copies it as it does the matrix); F a list or tuple of
-    ``dim`` ints.  ``with_norms=False``: the margins only (``norms`` and ``largest_norm`` None).
+    ``dim`` ints.  Without ``with_norms``, ``norms`` and ``largest_norm`` are None.
 
     >>> row_facts([[1, 2]], [1], [1.5, 0])
     Traceback (most recent call last):
