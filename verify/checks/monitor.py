@@ -1,7 +1,8 @@
 """The Novikoff monitor: every inequality of the convergence proof, checked exactly at every update.
 
 Hook a :class:`Monitor` into the engine with ``pla.run(..., on_step=monitor)`` (or the cheaper
-``on_update=monitor.on_update``, which builds no vectors) and call
+``on_update=monitor.on_update``, which builds no vectors, or ``monitor.on_update_deferred``,
+the same checks in blocks of updates) and call
 :meth:`Monitor.finish` with the result.  With w_f a separator, ρ = minₙ yₙ w_f·xₙ (the
 unnormalised margin), R² = maxₙ ‖xₙ‖², learning rate η and w₀ = 0, at update t (wₜ → wₜ₊₁,
 a mistake on row n) it checks
