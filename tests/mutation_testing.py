@@ -319,14 +319,15 @@ _KERNEL_TESTS = (
     "tests/test_pocket.py", "tests/test_audit_evidence.py", "tests/test_proofs.py",
     "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
     "tests/test_kernel_certificate_internals.py", "tests/test_attacks_session23.py",
-    "tests/test_kernel_whole_lists.py",
+    "tests/test_kernel_whole_lists.py", "tests/test_kernel_row_facts.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",
     "tests/test_monitor.py", "tests/test_monitor_edges.py", "tests/test_monitor_constants.py",
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
     "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",
-    "tests/test_attacks_session23.py",
+    "tests/test_attacks_session23.py", "tests/test_checked_run_one_pass.py",
+    "tests/test_kernel_row_facts.py",
 )
 _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
@@ -385,6 +386,8 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/statements.py": Target(_KERNEL_TESTS),
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
     "verify/kernel/products.py": Target(_KERNEL_TESTS),
+    "verify/kernel/row_facts.py": Target(_KERNEL_TESTS + ("tests/test_monitor.py",
+                                                          "tests/test_checked_run_one_pass.py")),
     "verify/kernel/steps.py": Target(_KERNEL_TESTS[:9] + _MONITOR_TESTS),
     "verify/kernel/claim_names.py": Target(_CLAIMS_TESTS),
     "verify/kernel/powers.py": Target(_CLAIMS_TESTS + ("tests/test_claims_powers.py",

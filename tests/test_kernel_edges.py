@@ -721,6 +721,8 @@ MISTAKE_LABELS = [1, 1, -1, 1, -1, -1, 1, -1]  # wrong, zero, zero, right, wrong
 ])
 def test_count_mistakes_under_each_sign_convention(zero, expected):
     assert kernel.count_mistakes(MISTAKE_ROWS, 1, MISTAKE_LABELS, [0, 1], zero) == expected
+    # the same signs beyond int64 (the scores are then Python integers, not an int64 array)
+    assert kernel.count_mistakes(MISTAKE_ROWS, 1, MISTAKE_LABELS, [0, 2**70], zero) == expected
 
 
 def test_count_mistakes_zero_score_rules_by_label():

@@ -221,9 +221,29 @@ def test_a_near_max_margin_record_with_a_wrong_bound_is_caught_by_the_monitor(mo
     forged = Separator(**{**true.__dict__, "bound": true.bound + 1,
                           "bound_lower": true.bound_lower + 1})
     assert forged.tightest_updates == true.tightest_updates + 1
-    monkeypatch.setattr(checked_run, "reference_separator", lambda dataset, wf: forged)
     with pytest.raises(kernel.ProofViolation, match="max-margin integer bound"):
-        checked_run.prepare_monitor(ds, pla.RunOptions())
+        checked_run.prepare_monitor(ds, pla.RunOptions(), separator=forged)
+
+
+def test_a_lying_near_max_margin_proposal_never_gives_a_wrong_bound(monkeypatch):
+    """The checked run takes only w and α from the floats: a proposal whose w does not
+    separate, whose α is 0, or whose bracket misses the integer falls back to the exact w*;
+    a w other than w*'s direction is used only with a dual bound that pins its integer."""
+    from verify.search import certificates as search
+
+    rows, labels = separable_data(60, 3, "1/50", seed=3)
+    ds = pla.Dataset.from_rows(rows, labels)
+    monkeypatch.setattr(checked_run, "EXACT_WF_ENTRIES", 0)
+    exact = floor(_exact_bound(ds))
+    honest_w, honest_alpha = search.near_max_margin_proposal(ds)
+    for w, alpha in [([-v for v in honest_w], honest_alpha),           # does not separate
+                     (honest_w, {0: Fraction(0)}), (honest_w, {}),       # bounds nothing
+                     (honest_w, {0: Fraction(1)}),                       # a loose dual bound
+                     ((honest_w[0] + 1,) + honest_w[1:], honest_alpha)]:  # a worse w
+        monkeypatch.setattr(search, "near_max_margin_proposal", lambda dataset: (w, alpha))
+        monitor = checked_run.prepare_monitor(ds, pla.RunOptions())
+        assert monitor.bound_updates == exact and monitor.rho == 1
+        assert monitor.wf_kind == "max-margin"
 
 
 @pytest.mark.parametrize("n, d, margin, gram_succeeds", [

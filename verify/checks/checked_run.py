@@ -116,14 +116,52 @@ def _wf_kind(certificate: Any) -> str:
     """How the report names the w_f of ``certificate`` (a Separator)."""
     kind = certificate.kind
     if certificate.kind == "near-max-margin":
-        kind += (f": the max-margin bound R^2||w*||^2/rho*^2 lies in "
-                 f"[{_decimal(certificate.bound_lower, 'ROUND_FLOOR')}, "
-                 f"{_decimal(certificate.bound, 'ROUND_CEILING')}]"
-                 f" (the kernel checked this w_f and dual multipliers), so this w_f gives the "
-                 f"max-margin integer bound, {certificate.tightest_updates}")
+        kind = _near_kind(certificate.bound_lower, certificate.bound,
+                          certificate.tightest_updates)
     if certificate.note:
         kind += f" ({certificate.note})"
     return kind
+
+
+def _near_kind(bound_lower: Fraction, bound: Fraction, updates: Any) -> str:
+    """How the report names a near-max-margin w_f whose bound ``bound`` and dual bound
+    ``bound_lower`` bracket the max-margin bound, of integer part ``updates``."""
+    return (f"near-max-margin: the max-margin bound R^2||w*||^2/rho*^2 lies in "
+            f"[{_decimal(bound_lower, 'ROUND_FLOOR')}, {_decimal(bound, 'ROUND_CEILING')}]"
+            f" (the kernel checked this w_f and dual multipliers), so this w_f gives the "
+            f"max-margin integer bound, {updates}")
+
+
+def _near_max_margin_monitor(dataset: Any, options: Any, paranoid: bool) -> Monitor | None:
+    """The monitor of ``--wf maxmargin`` on large data with the near-max-margin w_f, or None
+    when it does not prove the max-margin integer bound (then w* is computed instead).
+
+    The floats only propose w and multipliers α (:func:`~verify.search.certificates.
+    near_max_margin_proposal`); everything is decided here, once: the monitor's own kernel
+    margins prove that w separates and scale it to ρ = 1 (w_f = w/ρ, the w_f of
+    :func:`~verify.search.certificates.near_max_margin`), its kernel norms give R², and one
+    kernel dual bound of α must have the integer part of w_f's bound R²‖w_f‖².
+    """
+    from math import floor
+
+    from verify import kernel
+    from verify.search.certificates import near_max_margin_proposal
+
+    proposal = near_max_margin_proposal(dataset)
+    if proposal is None:
+        return None
+    w, alpha = proposal
+    try:
+        monitor = Monitor(dataset, options, w, paranoid=paranoid, unit_margin=True)
+        lower = monitor.R2 * kernel.check_dual_bound(monitor.kernel_rows, dataset.scale,
+                                                     dataset.labels, alpha)
+    except (ProofViolation, kernel.CertificateError):      # w does not separate, or α is 0
+        return None
+    bound = monitor.R2 * monitor.norm2               # R²‖w_f‖²/ρ² with ρ = 1
+    if floor(lower) != floor(bound):
+        return None
+    monitor.wf_kind = _near_kind(lower, bound, floor(bound))
+    return monitor
 
 
 def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, paranoid: bool = False,
@@ -134,9 +172,15 @@ def prepare_monitor(dataset: Any, options: Any, wf: str = "maxmargin", *, parano
     ``wf``, when the caller already has it (many runs on the same data share one).
     """
     import pla
-    from verify.search.certificates import NonSeparable, kernel_rows, separator_for
+    from verify.search.certificates import NonSeparable, certify, kernel_rows, separator_for
 
     if wf in ("maxmargin", "maxmargin-exact", "lp"):
+        if separator is None and wf == "maxmargin" and \
+                dataset.n * dataset.dim > EXACT_WF_ENTRIES:
+            near = _near_max_margin_monitor(dataset, options, paranoid)
+            if near is not None:
+                return near
+            separator = certify(dataset)       # (what reference_separator gives then)
         certificate = separator if separator is not None else reference_separator(dataset, wf)
         if isinstance(certificate, NonSeparable):
             return Monitor(dataset, options, None, paranoid=paranoid,
@@ -235,7 +279,7 @@ def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False, on_step=both)
     else:
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
-                         on_update=monitor.on_update)
+                         on_update=monitor.on_update_deferred)
     return CheckedRun(result, monitor.finish(result))
 
 

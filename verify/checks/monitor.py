@@ -1,7 +1,8 @@
 """The Novikoff monitor: every inequality of the convergence proof, checked exactly at every update.
 
 Hook a :class:`Monitor` into the engine with ``pla.run(..., on_step=monitor)`` (or the cheaper
-``on_update=monitor.on_update``, which builds no vectors) and call
+``on_update=monitor.on_update``, which builds no vectors, or ``monitor.on_update_deferred``,
+the same checks in blocks of updates) and call
 :meth:`Monitor.finish` with the result.  With w_f a separator, ρ = minₙ yₙ w_f·xₙ (the
 unnormalised margin), R² = maxₙ ‖xₙ‖², learning rate η and w₀ = 0, at update t (wₜ → wₜ₊₁,
 a mistake on row n) it checks
@@ -53,15 +54,18 @@ from typing import Any, Sequence
 
 from verify.kernel import steps as kernel_steps
 from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
-from verify.kernel.certificates import row_products as kernel_row_products
-from verify.kernel.certificates import squared_norms as kernel_squared_norms
+from verify.kernel.row_facts import row_facts as kernel_row_facts
 from verify.kernel.steps import ProofViolation
 
-__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "HYPOTHESIS_TEXT",
+__all__ = ["ProofViolation", "Monitor", "MonitorReport", "DEFAULT_CHECK_EVERY", "DEFERRED_BLOCK",
+           "HYPOTHESIS_TEXT",
            "inequalities_checked", "INEQUALITIES_PER_UPDATE"]
 
 #: Without ``paranoid``, the engine's vectors are compared with the monitor's every this many updates.
 DEFAULT_CHECK_EVERY = 256
+
+#: :meth:`Monitor.on_update_deferred` checks the updates it keeps in blocks of this many.
+DEFERRED_BLOCK = 1024
 
 #: What each sign(0) convention makes of the proof's hypothesis y·wₜ·xₙ ≤ 0.
 HYPOTHESIS_TEXT = {
@@ -132,16 +136,48 @@ class MonitorReport:
         return report_html(self)
 
 
+def _fraction(value: Any) -> Fraction:
+    """``value`` as a Fraction (a Fraction itself as it is: immutable, nothing to copy)."""
+    return value if type(value) is Fraction else Fraction(value)
+
+
 def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
     """Integers V with values = V / D, or None when some value is not a multiple of 1/D."""
     out = []
     for v in values:
-        v = Fraction(v)
+        v = _fraction(v)
         q, r = divmod(D, v.denominator)
         if r:
             return None
         out.append(v.numerator * q)
     return out
+
+
+def _entry_reader(values: Any) -> Any:
+    """``n -> values[n]`` as a Python int, for the kernel's facts (an int64 array: its ``item``,
+    which makes no numpy scalar; a tuple of ints: indexing).
+
+    >>> import numpy as np
+    >>> type(_entry_reader(np.array([5, 7]))(1)), _entry_reader((5, 7))(1)
+    (<class 'int'>, 7)
+    """
+    return values.__getitem__ if type(values) is tuple else values.item
+
+
+def _scaled_margins(margins: Any, L: int) -> Any:
+    """The kernel's int64 margins times L: an int64 array when every product fits (|L·m| < 2⁶³),
+    else a tuple of Python ints.
+
+    >>> import numpy as np
+    >>> _scaled_margins(np.array([3, -1]), 1000).tolist(), _scaled_margins(np.array([2**62]), 4)
+    ([3000, -1000], (18446744073709551616,))
+    """
+    largest = max(int(margins.max()), -int(margins.min()))
+    if (largest * L).bit_length() < 63:
+        scaled = margins * L
+        scaled.setflags(write=False)
+        return scaled
+    return tuple(v * L for v in margins.tolist())
 
 
 def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
@@ -194,36 +230,39 @@ class Monitor:
     ``trust_constants=True``, used as given so that the inequalities themselves catch a wrong
     claim (a claimed ρ ≤ 0 or R² < 0 is refused before the run: the proof needs ρ > 0, and a
     negative ρ would make its inequalities hold for every run).  ``classical`` (default:
-    w₀ = 0) chooses the classical or the generalised forms.
+    w₀ = 0) chooses the classical or the generalised forms.  ``unit_margin``: the reference
+    separator is ``wf`` divided by its margin minₙ yₙ wf·xₙ (so that ρ = 1; from the monitor's
+    own margins, one product for both).
     """
 
     def __init__(self, dataset: Any, options: Any, wf: Sequence[Any] | None = None, *,
                  wf_kind: str = "given", rho: Any = None, R2: Any = None,
                  paranoid: bool = False, check_every: int = DEFAULT_CHECK_EVERY,
-                 trust_constants: bool = False, classical: bool | None = None) -> None:
+                 trust_constants: bool = False, classical: bool | None = None,
+                 unit_margin: bool = False) -> None:
         self.dataset = dataset
         self.options = options
+        self._pending: list[tuple[Any, Any, Any, Any]] = []
         self.paranoid = paranoid
         self.check_every = max(1, check_every)
         from verify.search.certificates import kernel_rows
 
         # the kernel's input: the data set's int64 matrix when the kernel takes it (the tuple
         # of tuples, ``self.rows``, is then built only if an update or a fault needs it)
-        self._kernel_rows = kernel_rows(dataset)
+        self.kernel_rows = kernel_rows(dataset)
         self.n = dataset.n
         self.labels = dataset.labels
         self.L = L = dataset.scale
         self.zero = options.zero
         self.eta = eta = Fraction(options.eta)
-        w0 = [Fraction(v) for v in options.initial_weights(dataset.dim)]
+        w0 = list(map(_fraction, options.initial_weights(dataset.dim)))
         self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
         self.W0 = _scaled(w0, D)
         self.W: Any = list(self.W0)  # type: ignore[arg-type]
-        self.q = kernel_squared_norms(self._kernel_rows)
         matrix = dataset.int64_rows       # cached on the data set (the fast engine's too)
         self._rows64, self._int64_updates = _int64_carrier(
-            self._kernel_rows if matrix is None else matrix, self.W, k)
+            self.kernel_rows if matrix is None else matrix, self.W, k)
         self.N0 = sum(map(mul, self.W, self.W))
         self.N = self.N0
         self.t = 0
@@ -234,7 +273,22 @@ class Monitor:
             self.N0 = 0  # the classical forms start from w₀ = 0
         self.wf_kind = wf_kind
 
-        true_R2 = Fraction(max(self.q), L * L)
+        if wf is not None:
+            wf = tuple(map(_fraction, wf))
+            if len(wf) != dataset.dim:
+                raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
+            Df = 1
+            for v in wf:              # lcm of the denominators (a division is cheaper than a gcd)
+                if Df % v.denominator:
+                    Df = lcm(Df, v.denominator)
+            F = [v.numerator * (Df // v.denominator) for v in wf]
+        # the kernel's facts about the rows, from one checked copy of the data: ‖rowₙ‖² and
+        # yₙ F·rowₙ for every row (whole int64 arrays where a bound proves them exact)
+        facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F,
+                                 with_norms=True)
+        self.q = facts.norms
+        self._norm_at = _entry_reader(self.q)
+        true_R2 = Fraction(facts.largest_norm, L * L)
         R2c = true_R2 if R2 is None else Fraction(R2)
         if R2c < 0:          # (a claimed, trusted R^2 = max ||x_n||^2 is never negative)
             raise ProofViolation("R^2 >= 0", None, R2c, ">=", 0, "the claimed R^2")
@@ -253,22 +307,24 @@ class Monitor:
                 k=k, e=e, c3=self.c3, N0=self.N0, classical=self.classical, zero=self.zero, D=D,
                 L=L)
             return
-        wf = tuple(Fraction(v) for v in wf)
-        if len(wf) != dataset.dim:
-            raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
-        self.wf = wf
-        Df = 1
-        for v in wf:                  # lcm of the denominators (a division is cheaper than a gcd)
-            if Df % v.denominator:
-                Df = lcm(Df, v.denominator)
-        self.Df = Df
-        self.F = F = [v.numerator * (Df // v.denominator) for v in wf]
-        self.m = list(map(mul, self.labels, kernel_row_products(self._kernel_rows, F)))
-        true_rho = Fraction(min(self.m), Df * L)
+        self.m = facts.margins
+        true_rho = Fraction(facts.smallest_margin, Df * L)
         if true_rho <= 0:
-            n = self.m.index(min(self.m))
             raise ProofViolation("w_f is a separator: min_n y_n w_f.x_n > 0", None, true_rho,
-                                 ">", 0, f"row {n + 1} (1-based) has y w_f.x = {true_rho}")
+                                 ">", 0, f"row {facts.argmin + 1} (1-based) has y w_f.x = "
+                                 f"{true_rho}")
+        if unit_margin:      # w_f / ρ: F·L over D_f = min yₙ F·rowₙ, margins times L, ρ = 1
+            Df = facts.smallest_margin
+            if L != 1:
+                F = [v * L for v in F]
+                self.m = tuple(v * L for v in self.m) if type(self.m) is tuple \
+                    else _scaled_margins(self.m, L)
+            wf = tuple(Fraction(v, Df) for v in F)
+            true_rho = Fraction(1)
+        self._margin_at = _entry_reader(self.m)
+        self.wf = wf
+        self.Df = Df
+        self.F = F
         rho_c = true_rho if rho is None else Fraction(rho)
         if rho is not None and rho_c != true_rho and not trust_constants:
             raise ProofViolation("rho = min_n y_n w_f.x_n", None, rho_c, "=", true_rho)
@@ -315,6 +371,8 @@ class Monitor:
 
     def __call__(self, step: Any) -> None:
         """The ``on_step`` hook: check update ``step`` (a :class:`pla.Step`)."""
+        if self._pending:
+            self.check_pending()
         full = self.paranoid or self.t % self.check_every == 0
         if full:
             t, n = self.t, step.index
@@ -331,6 +389,24 @@ class Monitor:
     def on_update(self, t: int, index: int, y: int, score: Fraction) -> None:
         """The cheap ``on_update`` hook of :func:`pla.run`: no vectors, the same inequalities."""
         self._update(t, index, y, score, None)
+
+    def on_update_deferred(self, t: int, index: int, y: int, score: Fraction) -> None:
+        """:meth:`on_update` in blocks: the update is kept and checked with the next
+        :data:`DEFERRED_BLOCK` - 1 (or by :meth:`finish`), in order, each exactly as
+        :meth:`on_update` checks it; a failure names its own update, and is raised when its
+        block is checked.  Cheaper per update than :meth:`on_update` inside a run (the
+        engine's scans between two updates no longer evict the monitor's state)."""
+        pending = self._pending
+        pending.append((t, index, y, score))
+        if len(pending) >= DEFERRED_BLOCK:
+            self.check_pending()
+
+    def check_pending(self) -> None:
+        """Check the updates :meth:`on_update_deferred` kept, in order."""
+        pending, self._pending = self._pending, []
+        update = self._update
+        for t, index, y, score in pending:
+            update(t, index, y, score, None)
 
     def _update(self, step_t: int, n: int, step_y: int, score: Any,
                 engine_after: Sequence[Fraction] | None) -> None:
@@ -352,7 +428,7 @@ class Monitor:
                 W = self._rows64[0].copy()
                 W[:] = self.W                     # W₀ fits: |W₀| is part of the bound
             row64 = self._rows64[n]
-            S = int(W @ row64)                    # wₜ·xₙ = S / (D·L)
+            S = int(W.dot(row64))                 # wₜ·xₙ = S / (D·L)
             # (ky = ±1, as for η = 1: one numpy operation; a Python int times an array costs
             # more than the addition itself)
             W1 = W + row64 if ky == 1 else W - row64 if ky == -1 else W + ky * row64
@@ -380,14 +456,14 @@ class Monitor:
                            f"engine {tuple(map(str, engine_after))} != "
                            f"{tuple(str(Fraction(v, D)) for v in W1_list)}")
         N = self.N
-        q = self.q[n]
+        q = self._norm_at(n)
         # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
         N1 = sum(map(mul, W1_list, W1_list)) if full else N + 2 * ky * S + k * k * q
         if self.wf is None:
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
         else:
             P = self.P
-            mn = self.m[n]
+            mn = self._margin_at(n)
             P1 = P + k * mn
             if full:
                 self.checks += 1
@@ -405,6 +481,7 @@ class Monitor:
     # ------------------------------------------------------------------ end of run
     def finish(self, result: Any) -> MonitorReport:
         """Check the end of the run (T, the final w, halting, the bound) and report."""
+        self.check_pending()
         T = result.updates
         self.checks += 2
         if T != self.t:
@@ -423,7 +500,7 @@ class Monitor:
                                      fail=self._reject)
         if result.halted:
             self.checks += 1
-            if kernel_count_mistakes(self._kernel_rows, self.L, self.labels, self.W, self.zero):
+            if kernel_count_mistakes(self.kernel_rows, self.L, self.labels, self.W, self.zero):
                 for n, (row, y) in enumerate(zip(self.rows, self.labels)):
                     if kernel_steps.is_mistake(sum(map(mul, self.W, row)), y, self.zero):
                         self._fail("halted: the final w makes no mistake", "end",

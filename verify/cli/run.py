@@ -302,7 +302,7 @@ def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namesp
                     timeout: float | None) -> int:
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
     callbacks: list[Any] = [monitor] if with_vectors else []
-    on_update = monitor.on_update if monitor and not with_vectors else None
+    on_update = monitor.on_update_deferred if monitor and not with_vectors else None
     updated_rows: list[int] = []
     if args.coq:
         from verify.cli.run_coq import record_updated_rows

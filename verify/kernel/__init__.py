@@ -27,6 +27,8 @@ float and no I/O:
 - :mod:`verify.kernel.registry`: the theorems the kernel has checked (:func:`is_checked`);
 - :mod:`verify.kernel.certificates`: separators, max-margin (KKT), Gordan certificates and
   mistake counts, in integers (no sympy; matrix–vector products by python-flint);
+- :mod:`verify.kernel.row_facts`: the per-row facts of a checked run (‖xₙ‖², yₙ w_f·xₙ: R²
+  and ρ) from one checked copy of the data, and sparse multipliers {row: αₙ};
 - :mod:`verify.kernel.steps`: the per-update inequalities of a checked run (``pla run
   --check``, ``pla audit``), in integers.
 

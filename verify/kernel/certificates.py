@@ -23,8 +23,9 @@ from typing import Any
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
 from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
-                                    _MAX_LIMBS, _combination, _idot, _int64_products,
-                                    _int64_rows, _products, _python_rows, _row_matrix)
+                                    _MAX_LIMBS, _SUPPORT_PRODUCTS, _combination, _dense, _idot,
+                                    _int64_products, _int64_rows, _products, _python_rows,
+                                    _row_matrix, _support_sum)
 
 __all__: list[str] = []
 
@@ -368,8 +369,13 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     Why: ρ Σ αₙ ≤ Σ αₙ yₙ w·xₙ = w·v ≤ ‖w‖ ‖v‖ (αₙ ≥ 0, then Cauchy–Schwarz).  The bound is
     tight for the max-margin multipliers; R² times it bounds every separator's Novikoff bound
     R²‖w‖²/ρ² from below.  Rejects a negative αₙ, α = 0 and v = 0 (then α is a Gordan
-    certificate: there is no separator to bound).
+    certificate: there is no separator to bound).  ``alpha`` is one multiplier per row, or a
+    dict {row: αₙ} whose other multipliers are 0
+    (:func:`verify.kernel.row_facts.sparse_multipliers`: the check then costs the number of
+    its entries, not of rows).
 
+    >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], {0: Fraction(1, 9), 1: Fraction(4, 9)})
+    Fraction(5, 9)
     >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], [Fraction(1, 9), Fraction(4, 9)])
     Fraction(5, 9)
     >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], [1, -1])
@@ -378,12 +384,23 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     """
     rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
-    A, E = _over_common_denominator(alpha, len(rows), "alpha")
+    if isinstance(alpha, dict):      # sparse: {row: αₙ}, every other αₙ = 0
+        from verify.kernel.row_facts import sparse_multipliers   # (it imports this module)
+
+        pairs, E = sparse_multipliers(alpha, len(rows), "alpha")
+        A = [a for _, a in pairs]
+        at = [n for n, _ in pairs]
+    else:
+        A, E = _over_common_denominator(alpha, len(rows), "alpha")
+        at = range(len(A))
     if A and min(A) < 0:
-        n = next(n for n, a in enumerate(A) if a < 0)
-        raise CertificateError(f"alpha[{n}] = {Fraction(A[n], E)} < 0", index=n)
+        n, a = next((n, a) for n, a in zip(at, A) if a < 0)
+        raise CertificateError(f"alpha[{n}] = {Fraction(a, E)} < 0", index=n)
     # αₙ = Aₙ/E, xₙ = rowₙ/scale: (Σ αₙ)²/‖v‖² = (Σ Aₙ)² scale² / ‖Σ Aₙ yₙ rowₙ‖²
-    combination = _combination(list(map(mul, A, labels)), rows, dim)
+    if type(at) is not range and len(at) * dim > _SUPPORT_PRODUCTS:    # (a large support: the
+        A, at = _dense(zip(at, A), len(rows)), range(len(rows))        # matrix product below)
+    combination = _combination(list(map(mul, A, labels)), rows, dim) if type(at) is range \
+        else _support_sum(zip(at, map(mul, A, map(labels.__getitem__, at))), rows, dim)
     length2 = _idot(combination, combination)
     if not length2:
         raise CertificateError("sum_n alpha_n y_n x_n = 0 bounds nothing" if any(A) else
@@ -437,9 +454,16 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     if zero not in ZERO_RULES:
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
-    scores = _products(rows, W)    # sᵢ has the sign of w·xᵢ (W = D·w, row = scale·x, D, scale > 0)
-    wrong = sum(map(operator.lt, map(mul, labels, scores), [0] * len(scores)))   # y s < 0
-    at_zero = list(compress(labels, map(operator.not_, scores)))                 # labels, s = 0
+    from verify.kernel.row_facts import row_facts      # (it imports this module)
+
+    # yₙ sₙ, sₙ = W·rowₙ has the sign of w·xₙ (W = D·w, row = scale·x, D, scale > 0)
+    margins = row_facts(rows, labels, W).margins
+    if type(margins) is tuple:
+        wrong = sum(map(operator.lt, margins, [0] * len(margins)))              # y s < 0
+        at_zero = list(compress(labels, map(operator.not_, margins)))           # labels, s = 0
+    else:                                                   # (an int64 array: whole-array)
+        wrong = int((margins < 0).sum())
+        at_zero = list(map(labels.__getitem__, (margins == 0).nonzero()[0].tolist()))
     return wrong + {"mistake": len(at_zero), "positive": at_zero.count(-1),
                     "negative": at_zero.count(1), "correct": 0}[zero]
 

@@ -155,13 +155,7 @@ def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
     """
     support = list(compress(range(len(coefficients)), coefficients))
     if len(support) * dim <= _SUPPORT_PRODUCTS:
-        total = [0] * dim
-        sequence = type(rows) in (tuple, list)
-        for n in support:
-            row = rows[n] if sequence else rows[n].tolist()    # (Python ints, as _python_rows)
-            total = list(map(operator.add, total, map(operator.mul, repeat(coefficients[n]),
-                                                      row)))
-        return total
+        return _support_sum(zip(support, map(coefficients.__getitem__, support)), rows, dim)
     fast = _int64_products(rows, dim, coefficients, transposed=True)
     if fast is not None:
         return fast
@@ -169,3 +163,30 @@ def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
 
     matrix = _row_matrix(rows, dim)
     return [int(v) for v in (flint.fmpz_mat(1, len(rows), coefficients) * matrix).entries()]
+
+
+def _support_sum(pairs: Any, rows: Any, dim: int) -> list[int]:
+    """Σ cₙ rowₙ over the pairs (n, cₙ), in Python integers (rows a tuple or list of rows of
+    ints, or the kernel's int64 matrix, read row by row as Python ints).
+
+    >>> _support_sum([(1, 2)], [(1, 2), (3, 4)], 2)
+    [6, 8]
+    """
+    total = [0] * dim
+    sequence = type(rows) in (tuple, list)
+    for n, c in pairs:
+        row = rows[n] if sequence else rows[n].tolist()    # (Python ints, as _python_rows)
+        total = list(map(operator.add, total, map(operator.mul, repeat(c), row)))
+    return total
+
+
+def _dense(pairs: Any, length: int) -> list[int]:
+    """The list of ``length`` integers that is 0 except at the pairs (n, v).
+
+    >>> _dense([(2, 5)], 3)
+    [0, 0, 5]
+    """
+    values = [0] * length
+    for n, v in pairs:
+        values[n] = v
+    return values

@@ -49,7 +49,8 @@ from verify import kernel
 
 __all__ = [
     "Certificate", "Separator", "NonSeparable", "WeightsCheck", "CertificateNotFound", "certify",
-    "separator_for", "kernel_rows", "max_margin", "near_max_margin", "shortened", "lp_separator",
+    "separator_for", "kernel_rows", "max_margin", "near_max_margin", "near_max_margin_proposal",
+    "shortened", "lp_separator",
     "check_weights", "METHODS",
     "MAX_EXACT_ENTRIES", "MAX_EXACT_ITERATIONS",
 ]
@@ -393,29 +394,52 @@ def near_max_margin(dataset: Any) -> Separator | None:
     >>> s.tightest_updates is None
     True
     """
-    A = _signed_float_matrix(dataset)
-    proposal = _float_max_margin(A) if A is not None else None
+    proposal = near_max_margin_proposal(dataset)
     if proposal is None:
         return None
-    w_float, alpha_float = proposal
-    w = _dyadic(w_float)
-    alpha = _dyadic(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
-    if not any(w) or not any(alpha):
-        return None
+    w, support = proposal
     try:
         rows = kernel_rows(dataset)
         facts = kernel.check_separator(rows, dataset.scale, dataset.labels, w)
-        lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, alpha)
+        lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, support)
     except kernel.CertificateError:
         return None
+    alpha = [Fraction(0)] * dataset.n
+    for n, a in support.items():
+        alpha[n] = a
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
     norm2 = _squared_norm(w)
     R2 = kernel.squared_radius(rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
-                     norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
+                     norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=tuple(alpha),
                      bound_lower=R2 * lower)
+
+
+def near_max_margin_proposal(dataset: Any) -> tuple[tuple[Fraction, ...],
+                                                   dict[int, Fraction]] | None:
+    """What the floats of :func:`near_max_margin` propose, unchecked: w and the nonzero
+    multipliers {row: αₙ}, both dyadic rationals; None when the floats fail or either is 0.
+    Nothing here is checked: the kernel decides what they prove (:func:`near_max_margin`,
+    :func:`verify.checks.checked_run.prepare_monitor`).
+
+    >>> import pla
+    >>> w, alpha = near_max_margin_proposal(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]],
+    ...                                                           [1, 1, -1]))
+    >>> len(w), sorted(alpha) == [0, 2], float(w[1] / w[2])
+    (3, True, 1.0)
+    """
+    A = _signed_float_matrix(dataset)
+    proposal = _float_max_margin(A) if A is not None else None
+    if proposal is None:
+        return None
+    w_float, alpha_float = proposal
+    w = _dyadic(w_float)
+    support = _dyadic_support(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
+    if not any(w) or not support:
+        return None
+    return w, support
 
 
 def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16, 20, 24, 32)
@@ -529,12 +553,10 @@ def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
     shift = 50 - math.frexp(biggest)[1]
     scale = Fraction(2) ** shift
     zero = Fraction(0)
-    if floats.ndim == 1:              # the same Fractions from whole arrays: |values| < 2⁵¹
-        rounded = np.rint(np.ldexp(floats, shift))        # after scaling, so rint is exact
-        rounded[np.abs(floats) <= floor_at] = 0.0         # (and half-even, as round() is)
+    if floats.ndim == 1:              # the same Fractions from whole arrays
         out = [zero] * len(floats)
-        for j in np.flatnonzero(rounded).tolist():        # (either branch below: k / numerator)
-            out[j] = Fraction(int(rounded[j]), scale.numerator)
+        for j, v in _dyadic_support(floats, floor_at).items():
+            out[j] = v
         return tuple(out)
     if scale.denominator == 1:                   # huge values: integers times 2^-shift
         return tuple(zero if abs(float(v)) <= floor_at else
@@ -542,6 +564,32 @@ def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
     unit = scale.numerator
     return tuple(zero if abs(float(v)) <= floor_at else
                  Fraction(round(math.ldexp(float(v), shift)), unit) for v in values)
+
+
+def _dyadic_support(values: Any, floor_at: float = 0.0) -> dict[int, Fraction]:
+    """The nonzero entries of :func:`_dyadic` of a float vector, as {index: value}, from
+    whole arrays (one Fraction per nonzero entry).
+
+    >>> _dyadic_support([0.5, 0.0, -0.25, 1e-30], floor_at=1e-20)
+    {0: Fraction(1, 2), 2: Fraction(-1, 4)}
+    """
+    import math
+
+    import numpy as np
+
+    floats = np.asarray(values, dtype=np.float64)
+    biggest = float(np.abs(floats).max()) if floats.size else 0.0
+    if not biggest or not math.isfinite(biggest):
+        return {}
+    shift = 50 - math.frexp(biggest)[1]
+    unit = Fraction(2) ** shift
+    rounded = np.rint(np.ldexp(floats, shift))        # |values| < 2⁵¹ after scaling: rint is
+    rounded[np.abs(floats) <= floor_at] = 0.0         # exact (and half-even, as round() is)
+    # k / 2^shift when shift >= 0; from 2^50 on, k itself: every entry scaled by one power of
+    # two, as the per-entry _dyadic always did (w is then divided by its margin, and α's dual
+    # bound is the same for every positive multiple of α)
+    return {j: Fraction(int(rounded[j]), unit.numerator)
+            for j in np.flatnonzero(rounded).tolist()}
 
 
 def lp_separator(dataset: Any, note: str = "") -> Separator | None:
