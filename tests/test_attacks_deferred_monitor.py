@@ -349,3 +349,36 @@ def test_any_single_lie_gets_the_same_violation_deferred_or_not(at, lie, block):
         deferred = outcome("on_update_deferred")
     immediate = outcome("on_update")
     assert deferred == immediate and deferred[0] == "violation"
+
+
+# --- the same through `pla run --check` ---------------------------------------------------------
+def pla_check(capsys, tmp_path):
+    from verify.cli.command import main
+
+    data = tmp_path / "triangle.dat"
+    data.write_text("3 3 1\n4 3 1\n1 1 -1\n")
+    code = main(["run", str(data), "--check", "--order", "first"])
+    return code, capsys.readouterr().err
+
+
+def test_the_cli_names_a_lying_engines_violation(monkeypatch, capsys, tmp_path):
+    """(the harness of the test below: without the interrupt, the violation at t=2 is shown)"""
+    from verify.cli import exit_codes
+
+    interrupted_run(monkeypatch, RuntimeError("never raised: t=5 is never reached"))
+    monkeypatch.setattr(monitor_module, "DEFERRED_BLOCK", 2)   # (checked before t=5)
+    code, err = pla_check(capsys, tmp_path)
+    assert code == exit_codes.PROOF_VIOLATION and "update t=2: the score" in err
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "HOLE (reporting, pla run --check): Ctrl-C three updates after a violation the monitor "
+    "already received prints 'pla: interrupted' (exit INTERRUPTED), not the violation: the "
+    "deferred block holding it is never checked (the immediate hook raised it at t=2)."))
+def test_an_interrupt_after_a_violation_still_reports_the_violation(monkeypatch, capsys,
+                                                                   tmp_path):
+    from verify.cli import exit_codes
+
+    interrupted_run(monkeypatch, KeyboardInterrupt())
+    code, err = pla_check(capsys, tmp_path)
+    assert code == exit_codes.PROOF_VIOLATION and "update t=2: the score" in err
