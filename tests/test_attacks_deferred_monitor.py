@@ -12,9 +12,9 @@ are holes found by this review (they pass when the hole is mended).
 
 from __future__ import annotations
 
-import types
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -382,3 +382,48 @@ def test_an_interrupt_after_a_violation_still_reports_the_violation(monkeypatch,
     interrupted_run(monkeypatch, KeyboardInterrupt())
     code, err = pla_check(capsys, tmp_path)
     assert code == exit_codes.PROOF_VIOLATION and "update t=2: the score" in err
+
+
+# --- a block that outlives the monitor's int64 carrier -----------------------------------------
+E = 2**20
+XOR_BIG = pla.Dataset.from_int64_matrix(
+    np.array([[E, E, 1], [-E, -E, 1], [E, -E, 1], [-E, E, 1]], dtype=np.int64), 1,
+    np.array([1, 1, -1, -1]), bias=False)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([2**17 + 1, 2**18]), st.one_of(st.none(), st.integers(0, 11)), lies,
+       st.sampled_from([1, 3, 5, 1024]))
+def test_a_block_across_the_end_of_the_int64_carrier_is_checked_as_the_immediate_hook(
+        eta, at, lie, block):
+    """Entries 2²⁰ and η = 2¹⁸: the monitor's int64 carrier ends after 5 of the 12 updates
+    (of non-separable data), inside a block; honest or with one lie, the deferred verdict is
+    the immediate one."""
+    options = pla.RunOptions(eta=eta, max_updates=12, order="cyclic")
+    updates = []
+    result = pla.run(XOR_BIG, options=options, keep_steps=False,
+                     on_update=lambda *a: updates.append(a))
+    assert len(updates) == 12 and 0 < Monitor(XOR_BIG, options)._int64_updates < 12
+    sequence = list(updates)
+    if at is not None:
+        t, n, y, score = updates[at]
+        forged = {"score": [(t, n, y, score - 1)], "label": [(t, n, -y, score)],
+                  "index": [(t, (n + 2) % 4, y, score)], "skip": [],
+                  "repeat": [updates[at]] * 2, "t": [(t + 1, n, y, score)]}[lie]
+        sequence = updates[:at] + forged + updates[at + 1:]
+
+    def outcome(hook):
+        monitor = Monitor(XOR_BIG, options)
+        try:
+            for update in sequence:
+                getattr(monitor, hook)(*update)
+            return "report", monitor.finish(result)
+        except ProofViolation as violation:
+            return ("violation", violation.inequality, violation.step, violation.lhs,
+                    violation.relation, violation.rhs, violation.detail)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(monitor_module, "DEFERRED_BLOCK", block)
+        deferred = outcome("on_update_deferred")
+    immediate = outcome("on_update")
+    assert deferred == immediate and (deferred[0] == "violation") == (at is not None)
