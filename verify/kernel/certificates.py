@@ -370,8 +370,9 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     tight for the max-margin multipliers; R² times it bounds every separator's Novikoff bound
     R²‖w‖²/ρ² from below.  Rejects a negative αₙ, α = 0 and v = 0 (then α is a Gordan
     certificate: there is no separator to bound).  ``alpha`` is one multiplier per row, or a
-    dict {row: αₙ} whose other multipliers are 0 (:func:`verify.kernel.row_facts.sparse_multipliers`:
-    the check then costs the number of its entries, not of rows).
+    dict {row: αₙ} whose other multipliers are 0
+    (:func:`verify.kernel.row_facts.sparse_multipliers`: the check then costs the number of
+    its entries, not of rows).
 
     >>> check_dual_bound([[1, 2], [1, -1]], 1, [1, -1], {0: Fraction(1, 9), 1: Fraction(4, 9)})
     Fraction(5, 9)

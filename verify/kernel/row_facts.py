@@ -17,7 +17,6 @@ that a check with few nonzero multipliers costs their number, not the number of 
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from fractions import Fraction  # noqa: F401 (the doctests)
 from math import lcm
@@ -25,8 +24,7 @@ from operator import mul
 from typing import Any
 
 from verify.kernel.certificates import (_INT, _INT64_SAFE_BITS, _SEQUENCES, CertificateError,
-                                        _check_data, _data_rows, _exact_number, _own_matrix,
-                                        _python_rows, _rows_of_ints)
+                                        _check_data, _data_rows, _exact_number, _python_rows)
 from verify.kernel.products import _idot, _int64_rows, _products
 
 __all__ = ["RowFacts", "row_facts", "sparse_multipliers"]
@@ -50,24 +48,15 @@ def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -
     module doc).
 
     ``rows`` and ``labels`` as :func:`verify.kernel.certificates.check_separator` takes them
-    (a tuple or list of rows of ints, or a numpy int64 matrix), or ``labels`` as a numpy int64
-    vector of ±1 (the kernel checks and copies it as it does the matrix); F a list or tuple of
-    ``dim`` ints.  Without ``with_norms``, ``norms`` and ``largest_norm`` are None.
+    (a tuple or list of rows of ints, or a numpy int64 matrix; labels ±1); F a list or tuple
+    of ``dim`` ints.  Without ``with_norms``, ``norms`` and ``largest_norm`` are None.
 
     >>> row_facts([[1, 2]], [1], [1.5, 0])
     Traceback (most recent call last):
     verify.kernel.certificates.CertificateError: F must be a tuple or list of 2 ints
     """
     rows = _data_rows(rows)
-    label_vector = _label_vector(labels, len(rows))
-    if label_vector is None:
-        dim = _check_data(rows, 1, labels)
-    elif _own_matrix(rows):
-        dim = rows.shape[1]
-    else:
-        dim = len(rows[0]) if type(rows) in _SEQUENCES else 0
-        if not (dim and _rows_of_ints(rows, dim)):
-            raise CertificateError("the data must be a tuple or list of rows of ints")
+    dim = _check_data(rows, 1, labels)
     if F is not None:
         F = list(F) if type(F) in _SEQUENCES else None
         if F is None or len(F) != dim or not set(map(type, F)) <= _INT:
@@ -90,36 +79,13 @@ def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -
             (sum(map(abs, F)) * max(biggest, 1)).bit_length() <= _INT64_SAFE_BITS:
         import numpy as np
 
-        if label_vector is None:
-            label_vector = _labels_as_vector(labels)
         # (yₙ = ±1: the product of a proved-exact score with it cannot wrap around)
-        margins = _read_only((matrix @ np.array(F, dtype=np.int64)) * label_vector)
+        margins = _read_only((matrix @ np.array(F, dtype=np.int64)) * _labels_as_vector(labels))
         n = int(margins.argmin())                           # (numpy: the first minimum)
         return RowFacts(norms, largest, margins, int(margins[n]), n)
-    if label_vector is not None:
-        labels = label_vector.tolist()
     margins = tuple(map(mul, labels, _products(rows, F)))
     smallest = min(margins)
     return RowFacts(norms, largest, margins, smallest, margins.index(smallest))
-
-
-def _label_vector(labels: Any, n: int) -> Any:
-    """The kernel's own copy of ``labels`` when it is a numpy int64 vector of n entries ±1
-    (an ``ndarray`` itself, C-contiguous, native int64), or None when ``labels`` is not an
-    array (a tuple or list, checked by ``_check_data``)."""
-    numpy = sys.modules.get("numpy")
-    if numpy is None or not isinstance(labels, numpy.ndarray):
-        return None
-    if type(labels) is not numpy.ndarray or labels.dtype != numpy.int64 or \
-            not labels.dtype.isnative or labels.shape != (n,) or n == 0:
-        raise CertificateError(f"the labels are a {type(labels).__name__} of shape "
-                               f"{getattr(labels, 'shape', '?')}, not an int64 vector of {n}")
-    vector = labels.copy()
-    bad = (vector != 1) & (vector != -1)
-    if bad.any():
-        n = int(bad.argmax())
-        raise CertificateError(f"label of row {n} is {int(vector[n])}, not +1 or -1", index=n)
-    return _read_only(vector)
 
 
 #: The last tuple of labels :func:`_labels_as_vector` converted, and its int64 vector.
