@@ -6,8 +6,10 @@ check what is pending first).  Each attack is an engine that lies (through a mon
 ``pla.run`` or by calling the hooks directly): a skipped, repeated or renumbered update, a wrong
 row, label or score, a forged result, a run stopped inside a block, an exception with updates
 pending.  A lie must end in a ProofViolation naming the update it happened at with the exact
-values, never in a report of 0 violations.  Tests marked ``xfail(strict=True, reason="HOLE")``
-are holes found by this review (they pass when the hole is mended).
+values, never in a report of 0 violations.  Four of these attacks found holes when they were
+written (a score object with numerator and denominator 0; a mutable score read only when its
+block was checked; a violation kept unchecked when the run raised): each failed then, as a
+strict xfail, and was mended (``exact_fraction`` at the hook, ``Monitor.deferred_checks``).
 """
 
 from __future__ import annotations
@@ -190,13 +192,6 @@ class LyingFraction(Fraction):
     denominator = property(lambda self: 0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE (monitor, pre-existing, on_update and on_update_deferred alike): the score check "
-    "'score.numerator * D * L != S * score.denominator' reads the engine's object as given; a "
-    "score with numerator 0 and denominator 0 (a duck type, or a Fraction subclass overriding "
-    "the properties) passes for every update, so a run whose reported scores are all wrong ends "
-    "in a report of 0 violations. Mend: rebuild the score with verify.kernel.exact."
-    "exact_fraction (refuse what it refuses) when the hook receives it."))
 @pytest.mark.parametrize("liar", [ZeroOverZero, lambda: LyingFraction(5)])
 @pytest.mark.parametrize("hook", ["on_update", "on_update_deferred"])
 def test_a_score_that_is_not_a_fraction_is_refused(liar, hook):
@@ -215,12 +210,6 @@ class MutableScore:
         self.numerator, self.denominator = value.numerator, value.denominator
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE (on_update_deferred): the deferred hook keeps a reference to the engine's score "
-    "object and reads it only when the block is checked; a mutable score that is wrong when "
-    "reported and corrected by the engine before the block's check passes, where on_update "
-    "(immediate) refuses it: the deferred verdict is not 'exactly as on_update'. Mend: keep "
-    "exact_fraction(score) (a plain, immutable Fraction) when the update is appended."))
 def test_the_deferred_hook_reads_the_score_when_it_is_reported():
     updates, result = honest_updates()
     monitor = Monitor(TRIANGLE, FIRST, certify(TRIANGLE).w)
@@ -260,14 +249,6 @@ def interrupted_run(monkeypatch, exception):
     monkeypatch.setattr(pla, "run", run)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE (reporting, checked_run and pla run --check): an exception raised by the engine "
-    "(KeyboardInterrupt, MemoryError, a bug) while updates are pending in the deferred block "
-    "discards them unchecked: a violation at an earlier update of the block (here t=2, raised "
-    "at t=5) is never reported, where the immediate on_update hook raised it at t=2 before the "
-    "engine got to fail; the CLI says 'pla: interrupted' instead of 'proof violation'. Mend: "
-    "check_pending in a try/finally (or except BaseException) around pla.run in checked_run and "
-    "verify/cli/run.py, raising the violation from the pending block first."))
 @pytest.mark.parametrize("exception", [KeyboardInterrupt(), RuntimeError("engine failed")])
 def test_a_violation_pending_when_the_engine_fails_is_still_reported(monkeypatch, exception):
     interrupted_run(monkeypatch, exception)
@@ -371,10 +352,6 @@ def test_the_cli_names_a_lying_engines_violation(monkeypatch, capsys, tmp_path):
     assert code == exit_codes.PROOF_VIOLATION and "update t=2: the score" in err
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE (reporting, pla run --check): Ctrl-C three updates after a violation the monitor "
-    "already received prints 'pla: interrupted' (exit INTERRUPTED), not the violation: the "
-    "deferred block holding it is never checked (the immediate hook raised it at t=2)."))
 def test_an_interrupt_after_a_violation_still_reports_the_violation(monkeypatch, capsys,
                                                                    tmp_path):
     from verify.cli import exit_codes

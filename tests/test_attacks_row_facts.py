@@ -5,8 +5,9 @@ them exact, ``count_mistakes`` counts on those arrays, the monitor scales int64 
 (``_scaled_margins``) and the near-max-margin set-up of ``prepare_monitor`` takes w and α from
 the floats.  The attacks: values whose true result lies at and beyond 2⁶², 2⁶³ and 2⁶⁴ (an int64
 that wrapped would change them, or flip a sign), inputs changed after a check (memo poisoning),
-malformed multipliers, and a proposer that lies about w and α.  Tests marked
-``xfail(strict=True, reason="HOLE ...")`` are holes this review found.
+malformed multipliers, and a proposer that lies about w and α (one of its proposals, a w of
+the wrong length or with a nan, escaped the set-up as a ValueError when the attack was written;
+it now falls back to the exact w*).
 """
 
 from __future__ import annotations
@@ -296,12 +297,6 @@ def test_an_honest_proposal_is_taken_so_the_lying_test_can_fail(monkeypatch):
     assert monitor.wf_kind.startswith("near-max-margin") and claimed_integer_bound(monitor) == 117
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE (minor, robustness; the real proposer cannot produce these): _near_max_margin_monitor "
-    "catches only ProofViolation and CertificateError, so a proposal whose w is not dim exact "
-    "numbers (a wrong length: ValueError from Monitor; a nan or inf float: ValueError/"
-    "OverflowError from Fraction) escapes prepare_monitor as a traceback instead of falling back "
-    "to certify."))
 @pytest.mark.parametrize("w", [(1, 1), (1.0, float("nan"), 0.0), (0.0, float("inf"), 1.0)])
 def test_a_malformed_proposal_falls_back_to_the_reference(monkeypatch, w):
     ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])

@@ -157,6 +157,8 @@ def _near_max_margin_monitor(dataset: Any, options: Any, paranoid: bool) -> Moni
                                                      dataset.labels, alpha)
     except (ProofViolation, kernel.CertificateError):      # w does not separate, or α is 0
         return None
+    except (ValueError, TypeError, ArithmeticError):       # not dim exact numbers (nan, ...)
+        return None
     bound = monitor.R2 * monitor.norm2               # R²‖w_f‖²/ρ² with ρ = 1
     if floor(lower) != floor(bound):
         return None
@@ -278,8 +280,9 @@ def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
                 on_step(step)
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False, on_step=both)
     else:
-        result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
-                         on_update=monitor.on_update_deferred)
+        with monitor.deferred_checks() as on_update:
+            result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
+                             on_update=on_update)
     return CheckedRun(result, monitor.finish(result))
 
 

@@ -46,13 +46,15 @@ the inequality, the update and both exact sides.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, lcm
 from operator import add, mul, sub
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from verify.kernel import steps as kernel_steps
+from verify.kernel.exact import exact_fraction
 from verify.kernel.certificates import count_mistakes as kernel_count_mistakes
 from verify.kernel.row_facts import row_facts as kernel_row_facts
 from verify.kernel.steps import ProofViolation
@@ -219,6 +221,17 @@ def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
     if room <= 0:
         return None, 0
     return matrix, room
+
+
+@dataclass(frozen=True)
+class _NotExact:
+    """What :meth:`Monitor.on_update_deferred` keeps of a score that was not an exact number
+    when the engine reported it (its text then; the check of its block fails on it)."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 class Monitor:
@@ -397,9 +410,35 @@ class Monitor:
         block is checked.  Cheaper per update than :meth:`on_update` inside a run (the
         engine's scans between two updates no longer evict the monitor's state)."""
         pending = self._pending
-        pending.append((t, index, y, score))
+        # the score is read now, as on_update reads it (an engine's mutable object could be
+        # corrected before the block is checked)
+        exact = exact_fraction(score)
+        pending.append((t, index, y, exact if exact is not None else _NotExact(repr(score))))
         if len(pending) >= DEFERRED_BLOCK:
             self.check_pending()
+
+    @contextmanager
+    def deferred_checks(self) -> Iterator[Any]:
+        """:meth:`on_update_deferred`, for a run made inside the ``with`` block; when the run
+        raises (an interrupt, an engine error) with updates still kept, they are checked
+        first, and a violation among them is raised (chained to the run's exception) instead.
+
+        >>> import pla
+        >>> ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+        >>> monitor = Monitor(ds, pla.RunOptions(order="first"), wf=[-3, 1, 1])
+        >>> with monitor.deferred_checks() as hook:
+        ...     result = pla.run(ds, order="first", on_update=hook)
+        >>> monitor.finish(result).violations
+        0
+        """
+        try:
+            yield self.on_update_deferred
+        except BaseException as exc:
+            try:
+                self.check_pending()
+            except ProofViolation as violation:
+                raise violation from exc
+            raise
 
     def check_pending(self) -> None:
         """Check the updates :meth:`on_update_deferred` kept, in order."""
@@ -413,13 +452,18 @@ class Monitor:
         """Bookkeeping of update t: wₜ₊₁, ‖wₜ₊₁‖², w_f·wₜ₊₁ as integers (incrementally, and
         recomputed directly every ``check_every`` updates); the kernel decides the inequalities."""
         t = self.t
-        if step_t != t:
+        # (builtin ints only: a subclass or another object could compare as it likes)
+        if type(step_t) is not int or step_t != t:
             self._fail("updates are numbered 0, 1, 2, ...", t, step_t, "=", t)
-        if not (isinstance(n, int) and 0 <= n < self.n):
+        if type(n) is not int or not 0 <= n < self.n:
             self._fail("the updated row exists", t, n, "in", f"[0, {self.n})")
         y = self.labels[n]
-        if step_y != y:
+        if type(step_y) is not int or step_y != y:
             self._fail(f"the label of row {n + 1} is y_n", t, step_y, "=", y)
+        exact = exact_fraction(score)
+        if exact is None:
+            self._fail("the score is an exact number", t, score, "is", "an int or a Fraction")
+        score = exact
         D, L, k = self.D, self.L, self.k
         ky = k * y
         W = self.W

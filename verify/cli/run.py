@@ -302,14 +302,16 @@ def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namesp
                     timeout: float | None) -> int:
     with_vectors = monitor is not None and (args.paranoid or args.steps or args.trace)
     callbacks: list[Any] = [monitor] if with_vectors else []
-    on_update = monitor.on_update_deferred if monitor and not with_vectors else None
-    updated_rows: list[int] = []
-    if args.coq:
-        from verify.cli.run_coq import record_updated_rows
-        callbacks, on_update = record_updated_rows(args, options, callbacks, on_update,
-                                                   updated_rows)
-    result, window = execute(dataset, options, args, extra_callbacks=callbacks,
-                             on_update=on_update, timeout=timeout)
+    deferred = monitor is not None and not with_vectors
+    # (an interrupt or an engine error with updates kept unchecked: they are checked first)
+    with monitor.deferred_checks() if deferred else nullcontext() as on_update:
+        updated_rows: list[int] = []
+        if args.coq:
+            from verify.cli.run_coq import record_updated_rows
+            callbacks, on_update = record_updated_rows(args, options, callbacks, on_update,
+                                                       updated_rows)
+        result, window = execute(dataset, options, args, extra_callbacks=callbacks,
+                                 on_update=on_update, timeout=timeout)
     report = monitor.finish(result) if monitor is not None else None
     if args.json:
         fields = result_json(dataset, result)
