@@ -385,6 +385,7 @@ TARGETS: dict[str, Target] = {
     "verify/kernel/context.py": Target(_KERNEL_TESTS),
     "verify/kernel/statements.py": Target(_KERNEL_TESTS),
     "verify/kernel/certificates.py": Target(_KERNEL_TESTS),
+    "verify/kernel/data_checks.py": Target(_KERNEL_TESTS),
     "verify/kernel/products.py": Target(_KERNEL_TESTS),
     "verify/kernel/row_facts.py": Target(_KERNEL_TESTS + ("tests/test_monitor.py",
                                                           "tests/test_checked_run_one_pass.py")),

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from verify.kernel import certificates as C
+from verify.kernel import data_checks
 from verify.kernel.certificates import (CertificateError, MarginFacts, _check_data, _combination,
                                         _exact_number, _int64_products, _int64_rows, _products,
                                         _row_matrix, check_max_margin_separator, check_separator,
@@ -220,7 +221,7 @@ def test_immutable_data_are_validated_once(monkeypatch):
             scans.append(1)
             return itertools.chain.from_iterable(iterable)
 
-    monkeypatch.setattr(C, "chain", CountingChain)
+    monkeypatch.setattr(data_checks, "chain", CountingChain)
     rows = tuple((n, n + 1, -n) for n in range(5))
     labels = tuple(1 if n % 2 else -1 for n in range(5))
     assert _check_data(rows, 1, labels) == 3

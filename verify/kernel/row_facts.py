@@ -23,9 +23,9 @@ from math import lcm
 from operator import mul
 from typing import Any
 
-from verify.kernel.certificates import (_INT, _INT64_SAFE_BITS, _SEQUENCES, CertificateError,
-                                        _check_data, _data_rows, _exact_number, _python_rows)
-from verify.kernel.products import _idot, _int64_rows, _products
+from verify.kernel.data_checks import (_INT, _SEQUENCES, CertificateError, _check_data,
+                                       _data_rows, _exact_number)
+from verify.kernel.products import _INT64_SAFE_BITS, _idot, _int64_rows, _products, _python_rows
 
 __all__ = ["RowFacts", "row_facts", "sparse_multipliers"]
 
@@ -53,7 +53,7 @@ def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -
 
     >>> row_facts([[1, 2]], [1], [1.5, 0])
     Traceback (most recent call last):
-    verify.kernel.certificates.CertificateError: F must be a tuple or list of 2 ints
+    verify.kernel.data_checks.CertificateError: F must be a tuple or list of 2 ints
     """
     rows = _data_rows(rows)
     dim = _check_data(rows, 1, labels)
@@ -120,7 +120,7 @@ def sparse_multipliers(values: Any, length: int, what: str) -> tuple[list[tuple[
     ([(0, 6), (2, 1)], 2)
     >>> sparse_multipliers({5: 1}, 5, "alpha")
     Traceback (most recent call last):
-    verify.kernel.certificates.CertificateError: alpha: row 5 (int) is not an int in [0, 5)
+    verify.kernel.data_checks.CertificateError: alpha: row 5 (int) is not an int in [0, 5)
     """
     if type(values) is not dict:
         raise CertificateError(f"{what} is a {type(values).__name__}, not a dict {{row: value}}")
