@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runner import pla_cli
+from tests.cli_runner import Completed, pla_cli
 from verify.coq.file_audit import coq_check, first_difference
 
 
@@ -38,6 +38,19 @@ def files(tmp_path_factory) -> dict[str, Path]:
 
 
 RUN_OPTIONS = ("--order", "random", "--seed", "7", "--eta", "2/3")
+
+
+def audit_here(capsys, *args: str) -> Completed:
+    """``pla audit ARGS`` run in this process (``verify.cli.main``, as the console script runs
+    it): its audits share the bundled library that :mod:`verify.coq.file_audit` compiles once a
+    process, where each ``pla`` subprocess compiles its own (~5 s of coqc).  The genuine
+    certificate's audit stays a subprocess, the whole path a user runs."""
+    from verify.cli import main
+
+    capsys.readouterr()
+    code = main(["audit", *args])
+    out, err = capsys.readouterr()
+    return Completed(code, out, err)
 
 
 def _rows_block(text: str) -> tuple[int, int]:
@@ -93,7 +106,7 @@ def test_a_tampered_file_is_refused_at_its_first_changed_line(files, kind, how):
     assert f"line {changed}:" in done.out
 
 
-def test_redefining_data_fools_coqc_alone_but_not_the_audit(files):
+def test_redefining_data_fools_coqc_alone_but_not_the_audit(files, capsys):
     # data redefined from the same rows: coqc accepts it, closed (the theorems now speak about
     # another list); the audit names the line.  (An LP certificate: the max-margin file's
     # tightness proof names `rows` and happens to break under this edit.)
@@ -108,16 +121,16 @@ def test_redefining_data_fools_coqc_alone_but_not_the_audit(files):
     bad.write_text(edited)
     done = pla_cli("audit", str(bad), "--data", str(files["data"]), "--method", "lp")
     assert done.code == 1 and f"line {first_difference(text, edited).line}:" in done.out
-    assert pla_cli("audit", str(lp), "--data", str(files["data"]), "--method", "lp").code == 0
+    assert audit_here(capsys, str(lp), "--data", str(files["data"]), "--method", "lp").code == 0
 
 
-def test_the_genuine_files_pass(files):
+def test_the_genuine_files_pass(files, capsys):
     done = pla_cli("audit", str(files["cert"]), "--data", str(files["data"]), timeout=600)
     assert done.code == 0, done.out + done.err
     assert "every line is the certificate file pla writes" in done.out
     assert "closed" in done.out
-    done = pla_cli("audit", str(files["run"]), "--data", str(files["data"]), *RUN_OPTIONS,
-                   "--json", timeout=600)
+    done = audit_here(capsys, str(files["run"]), "--data", str(files["data"]), *RUN_OPTIONS,
+                      "--json")
     assert done.code == 0, done.out + done.err
     import json
 
@@ -228,13 +241,13 @@ def packed(tmp_path_factory) -> tuple[Path, Path, str]:
     return data, cert, cert.read_text()
 
 
-def test_a_large_certificate_is_packed_closed_and_audited(packed):
+def test_a_large_certificate_is_packed_closed_and_audited(packed, capsys):
     # packed into bytes (inductive constructors), not primitive integers: Print Assumptions
     # closed, and the audit accepts nothing less
     _need_coqc()
     data, cert, text = packed
     assert "From PLA Require Import Packed." in text and "uint63" not in text
-    done = pla_cli("audit", str(cert), "--data", str(data), "--json", timeout=900)
+    done = audit_here(capsys, str(cert), "--data", str(data), "--json")
     assert done.code == 0, done.out + done.err
     import json
 
@@ -331,10 +344,10 @@ def pocket(tmp_path_factory) -> dict[str, Path]:
     return {"data": data, "file": out, "tmp": tmp}
 
 
-def test_a_genuine_pocket_file_passes_the_audit(pocket):
+def test_a_genuine_pocket_file_passes_the_audit(pocket, capsys):
     _need_coqc()
-    done = pla_cli("audit", str(pocket["file"]), "--data", str(pocket["data"]), *POCKET_OPTIONS,
-                   timeout=600)
+    done = audit_here(capsys, str(pocket["file"]), "--data", str(pocket["data"]),
+                      *POCKET_OPTIONS)
     assert done.code == 0, done.out + done.err
     assert "every line is the pocket file pla writes" in done.out and "closed" in done.out
 

@@ -303,7 +303,18 @@ def test_step_player_is_driven_in_chromium(built_site: Path, page: str, player: 
     if "inner" in state["fields"]:
         assert "No mistake left" in state["text"]
 
-    _click(browser, player, "first")
+    # every state drawn once, through the scrub bar (playing them all took 25 s on Pocket)
+    shown = browser.execute_script(
+        "const p = document.querySelector(arguments[0]), s = p.querySelector('.pla-scrub');"
+        "const steps = [];"
+        "for (let k = 0; k <= Number(s.max); k++) {"
+        "  s.value = String(k); s.dispatchEvent(new Event('input'));"
+        "  steps.push(Number(p.getAttribute('data-step'))); }"
+        "return steps;", player)
+    assert shown == list(range(state["states"]))
+    _click(browser, player, "last")
+    for _ in range(3):  # play the last three steps: it plays on and stops at the end
+        _click(browser, player, "back")
     browser.execute_script(
         "const s = document.querySelector(arguments[0] + ' [data-action=speed]');"
         "s.value = '120'; s.dispatchEvent(new Event('change'));", player)

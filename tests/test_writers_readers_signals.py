@@ -359,6 +359,75 @@ def test_sigterm_during_the_start_up_imports_exits_cleanly(tmp_path):
             assert err.strip().splitlines()[-1] == "pla: terminated (SIGTERM)", err
 
 
+#: A ``pla run`` (verify.cli.main, so its own signal handlers) whose third step drops an object
+#: that waits for the signal in its ``__del__`` or in a weakref callback on it: what the signal's
+#: handler raises there Python cannot propagate (an "unraisable" exception).  The child says
+#: "ready" on the descriptor argv[1] once it waits, so the parent's signal lands there.
+_SIGNAL_IN_A_FINALIZER = """
+import os, sys, time, weakref
+import verify.cli.run as run_command
+from verify.cli import main
+
+ready, where = int(sys.argv[1]), sys.argv[2]
+record, steps = run_command.step_record, []
+
+def wait_for_the_signal(*_):
+    os.write(ready, b"ready")
+    time.sleep(600)
+
+class Held:
+    def __del__(self):
+        if where == "__del__":
+            wait_for_the_signal()
+
+def step_record(step):
+    steps.append(step)
+    if len(steps) == 3:
+        held = Held()
+        ref = weakref.ref(held, wait_for_the_signal if where == "weakref" else None)
+        del held  # __del__, then the callback: the signal lands in one of them
+    return record(step)
+
+run_command.step_record = step_record
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+@pytest.mark.parametrize("signum, where", [(signal.SIGTERM, "__del__"),
+                                           (signal.SIGINT, "weakref")])
+def test_a_signal_that_lands_in_a_finalizer_still_stops_the_run(tmp_path, signum, where):
+    """CI drew it: SIGTERM landed in the import machinery's weakref callback, Python printed
+    "Exception ignored ... Terminated" with a traceback, lost the exception and ran on.  The
+    command's sys.unraisablehook delivers the signal again, so the run stops in its next
+    ordinary frame as promised: one line, exit 128 + signal, the trace ends ``incomplete``.
+    (Without the hook the run goes on to its --timeout: exit 3 and a summary line.)"""
+    data, trace = write(tmp_path / "xor.dat", XOR), tmp_path / "t.jsonl"
+    ready, ready_writer = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SIGNAL_IN_A_FINALIZER, str(ready_writer), where,
+         "run", data, "--timeout", "60", "--trace", str(trace)],
+        cwd=tmp_path, pass_fds=(ready_writer,), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        os.close(ready_writer)
+        assert os.read(ready, 5) == b"ready", proc.communicate(timeout=120)
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        os.close(ready)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert proc.returncode == 128 + signum, (proc.returncode, err)
+    said = "pla: terminated (SIGTERM)" if signum == signal.SIGTERM else "pla: interrupted"
+    assert err.strip().splitlines()[-1] == said, err
+    last = json.loads(trace.read_text().splitlines()[-1])
+    reason = "terminated (SIGTERM)" if signum == signal.SIGTERM else "interrupted"
+    assert last["kind"] == "incomplete" and last["reason"] == reason, last
+    assert not leftovers(tmp_path)
+
+
 def _wait_for_temporary(directory: Path, size: int, proc: subprocess.Popen) -> None:
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:

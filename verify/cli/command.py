@@ -100,7 +100,8 @@ def _signal_again(unraisable: Any) -> None:
     cannot propagate it (a weakref callback of the import machinery, a ``__del__``) would be
     printed as "Exception ignored" with a traceback and then lost; the signal is delivered again
     instead, so its handler raises in the next ordinary frame and the command stops cleanly.
-    It is sent from another thread: raised here, the handler would run inside this hook."""
+    It is sent from another thread once this hook has returned: raised in the hook (or in the
+    thread start it waits for), the handler's exception would be lost the same way."""
     import threading
 
     from pla.files import Terminated
@@ -110,7 +111,32 @@ def _signal_again(unraisable: Any) -> None:
     if signum is None:
         sys.__unraisablehook__(unraisable)
     else:
-        threading.Timer(0.001, os.kill, (os.getpid(), signum)).start()
+        threading.Thread(target=_send_once_out_of_the_hook,
+                         args=(signum, threading.get_ident())).start()
+
+
+def _send_once_out_of_the_hook(signum: int, thread: int) -> None:
+    """Send ``signum`` to this process as soon as ``thread`` is no longer in
+    :func:`_signal_again` (a loaded machine can keep it there for milliseconds)."""
+    import time
+
+    while _in_the_hook(sys._current_frames().get(thread)):
+        time.sleep(0.001)
+    os.kill(os.getpid(), signum)
+
+
+def _in_the_hook(frame: Any) -> bool:
+    """Whether ``frame`` or one of its callers is :func:`_signal_again`.
+
+    >>> import inspect
+    >>> _in_the_hook(inspect.currentframe())
+    False
+    """
+    while frame is not None:
+        if frame.f_code is _signal_again.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 #: What a signal that lands during start-up says, and its exit code (nothing is written yet).
