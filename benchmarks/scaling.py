@@ -469,7 +469,9 @@ def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
                 done = subprocess.run([python, "-c", IN_PROCESS_CHECK, str(path),
                                        "coq" if kind == "coq" else "dat", str(args.repeat)],
                                       capture_output=True, text=True, check=True,
-                                      env=ONE_BLAS_THREAD)
+                                      env=ONE_BLAS_THREAD, cwd=directory)
+                # (cwd: ``python -c`` puts its working directory first on sys.path, so run from
+                # a checkout it would import that checkout's code, not the installation's)
                 timings[prefix].append(json.loads(done.stdout))
         row: dict[str, Any] = {}
         for prefix, _ in installs:
