@@ -309,14 +309,27 @@ lies = st.sampled_from(["score", "label", "index", "skip", "repeat", "t"])
 @given(st.integers(0, 6), lies, st.sampled_from([1, 2, 3, 5, 1024]))
 def test_any_single_lie_gets_the_same_violation_deferred_or_not(at, lie, block):
     updates, result = honest_updates()
-    t, n, y, score = updates[at]
-    forged = {"score": [(t, n, y, score - Fraction(1, 7))], "label": [(t, n, -y, score)],
-              "index": [(t, (n + 1) % 3, y, score)], "skip": [], "repeat": [updates[at]] * 2,
-              "t": [(t + 1, n, y, score)]}[lie]
-    sequence = updates[:at] + forged + updates[at + 1:]
+    sequence = with_one_lie(updates, at, lie, Fraction(1, 7), 1)
+    deferred, immediate = both_outcomes(lambda: Monitor(TRIANGLE, FIRST, certify(TRIANGLE).w),
+                                        sequence, result, block)
+    assert deferred == immediate and deferred[0] == "violation"
 
+
+def with_one_lie(updates, at, lie, less, shift):
+    """``updates`` with update ``at`` told as ``lie``: a score smaller by ``less``, the other
+    label, row n + ``shift``, the update left out or told twice, or the next update's t."""
+    t, n, y, score = updates[at]
+    forged = {"score": [(t, n, y, score - less)], "label": [(t, n, -y, score)],
+              "index": [(t, (n + shift) % (shift + 2), y, score)], "skip": [],
+              "repeat": [updates[at]] * 2, "t": [(t + 1, n, y, score)]}[lie]
+    return updates[:at] + forged + updates[at + 1:]
+
+
+def both_outcomes(make_monitor, sequence, result, block):
+    """What a monitor makes of ``sequence`` (its report, or its violation's fields) through
+    the deferred hook in blocks of ``block``, and through the immediate hook."""
     def outcome(hook):
-        monitor = Monitor(TRIANGLE, FIRST, certify(TRIANGLE).w)
+        monitor = make_monitor()
         try:
             for update in sequence:
                 getattr(monitor, hook)(*update)
@@ -328,8 +341,7 @@ def test_any_single_lie_gets_the_same_violation_deferred_or_not(at, lie, block):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(monitor_module, "DEFERRED_BLOCK", block)
         deferred = outcome("on_update_deferred")
-    immediate = outcome("on_update")
-    assert deferred == immediate and deferred[0] == "violation"
+    return deferred, outcome("on_update")
 
 
 # --- the same through `pla run --check` ---------------------------------------------------------
@@ -381,26 +393,7 @@ def test_a_block_across_the_end_of_the_int64_carrier_is_checked_as_the_immediate
     result = pla.run(XOR_BIG, options=options, keep_steps=False,
                      on_update=lambda *a: updates.append(a))
     assert len(updates) == 12 and 0 < Monitor(XOR_BIG, options)._int64_updates < 12
-    sequence = list(updates)
-    if at is not None:
-        t, n, y, score = updates[at]
-        forged = {"score": [(t, n, y, score - 1)], "label": [(t, n, -y, score)],
-                  "index": [(t, (n + 2) % 4, y, score)], "skip": [],
-                  "repeat": [updates[at]] * 2, "t": [(t + 1, n, y, score)]}[lie]
-        sequence = updates[:at] + forged + updates[at + 1:]
-
-    def outcome(hook):
-        monitor = Monitor(XOR_BIG, options)
-        try:
-            for update in sequence:
-                getattr(monitor, hook)(*update)
-            return "report", monitor.finish(result)
-        except ProofViolation as violation:
-            return ("violation", violation.inequality, violation.step, violation.lhs,
-                    violation.relation, violation.rhs, violation.detail)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(monitor_module, "DEFERRED_BLOCK", block)
-        deferred = outcome("on_update_deferred")
-    immediate = outcome("on_update")
+    sequence = list(updates) if at is None else with_one_lie(updates, at, lie, 1, 2)
+    deferred, immediate = both_outcomes(lambda: Monitor(XOR_BIG, options), sequence, result,
+                                        block)
     assert deferred == immediate and (deferred[0] == "violation") == (at is not None)
