@@ -45,26 +45,23 @@ def on_files(files, config):
     return files
 
 
+#: Each marker of the page, the results file its table is generated from, what the table is
+#: called in a build error, and the function that replaces the marker.
+_TABLES = (
+    (MARKER, "engines.json", "benchmark tables", expand_benchmark_marker),
+    (SCALING_MARKER, "scaling.json", "scaling table", expand_scaling_marker),
+    (FACTS_MARKER, "standard_facts.json", "standard facts table", expand_standard_facts_marker),
+)
+
+
 def on_page_markdown(markdown, page, config, files):
-    if MARKER.search(markdown):
-        results = _results(config, "engines.json")
+    for marker, name, what, expand in _TABLES:
+        if not marker.search(markdown):
+            continue
+        results = _results(config, name)
         try:
-            markdown = expand_benchmark_marker(markdown, results)
+            markdown = expand(markdown, results)
         except Exception as error:  # a missing or unreadable results file must stop the build
-            raise PluginError(f"{page.file.src_uri}: benchmark tables from {results}: "
-                              f"{type(error).__name__}: {error}") from error
-    if SCALING_MARKER.search(markdown):
-        results = _results(config, "scaling.json")
-        try:
-            markdown = expand_scaling_marker(markdown, results)
-        except Exception as error:
-            raise PluginError(f"{page.file.src_uri}: scaling table from {results}: "
-                              f"{type(error).__name__}: {error}") from error
-    if FACTS_MARKER.search(markdown):
-        results = _results(config, "standard_facts.json")
-        try:
-            markdown = expand_standard_facts_marker(markdown, results)
-        except Exception as error:
-            raise PluginError(f"{page.file.src_uri}: standard facts table from {results}: "
+            raise PluginError(f"{page.file.src_uri}: {what} from {results}: "
                               f"{type(error).__name__}: {error}") from error
     return markdown
