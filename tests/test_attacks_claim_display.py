@@ -11,7 +11,6 @@ prints every atom and power from its own argument and base, and refuses the othe
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -20,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import kernel
-from verify.claims import check_claim_text
 from verify.claims.induction import prove_power
 from verify.claims.parser import parse_claim
 from verify.claims.propose import _Prover
+
+from tests.claim_capture import proved_claim as _proved
 
 BERNOULLI = "assume: n >= 0, n integer, x >= -1\n(1 + x)**n >= 1 + n*x"
 x = sympy.Symbol("x", real=True)
@@ -34,31 +34,6 @@ def _bernoulli():
     prover.assumptions()
     checked, _ = prove_power(prover)
     return prover.statement, kernel.ClaimProof((), checked.theorems[-1].theorem)
-
-
-@contextmanager
-def _recording_check_claim(seen: list):
-    """verify.kernel.check_claim, recording the (statement, proof) the claims checker hands it."""
-    honest = kernel.check_claim
-
-    def recording(statement, proof):
-        seen.append((statement, proof))
-        return honest(statement, proof)
-
-    kernel.check_claim = recording
-    try:
-        yield
-    finally:
-        del kernel.check_claim  # back to the kernel's lazily resolved name
-
-
-def _proved(text: str):
-    """The statement and proof of a claim the checker proves, as the kernel received them."""
-    seen: list = []
-    with _recording_check_claim(seen):
-        verdict = check_claim_text(text)
-    assert verdict.status == "proved", verdict.summary()
-    return seen[-1]
 
 
 @given(offset=st.integers(-9, 9), shown=st.sampled_from(["(x - 5)", "x", "(2*x)", "(x + 1)"]))

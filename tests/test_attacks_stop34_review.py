@@ -2,7 +2,7 @@
 induction invariants, cleared equalities, the sign rule of sums with powers).
 
 A lying proposer forges parts of the (statement, proof) the claims checker hands the kernel
-(captured as in tests/test_attacks_claim_display.py) with dataclasses.replace.
+(captured by tests/claim_capture.py) with dataclasses.replace.
 """
 
 from __future__ import annotations
@@ -13,29 +13,13 @@ import pytest
 import sympy
 
 from verify import kernel
-from verify.claims import check_claim_text
 from verify.kernel.claim_statements import _assumed_domains, cleared_equality
 from verify.kernel.powers import Power, _assumed_sign, sum_power_theorem
 
+from tests.claim_capture import proved_claim as _proved
+
 r, x, y = sympy.symbols("r x y", real=True)
 n, k = sympy.symbols("n k", real=True)
-
-
-def _proved(text: str):
-    seen: list = []
-    honest = kernel.check_claim
-
-    def recording(statement, proof):
-        seen.append((statement, proof))
-        return honest(statement, proof)
-
-    kernel.check_claim = recording
-    try:
-        verdict = check_claim_text(text)
-    finally:
-        del kernel.check_claim
-    assert verdict.status == "proved", verdict.explain()
-    return seen[-1]
 
 
 def test_a_power_symbol_equal_to_its_exponent_variable_is_refused():
