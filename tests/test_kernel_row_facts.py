@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verify.kernel.certificates as C
+import verify.kernel.products as products
 from verify.kernel.row_facts import row_facts, sparse_multipliers
 
 EDGES = [0, 1, -1, 2**31 - 1, -(2**31) + 1, 2**31, 2**62 - 1, -(2**62), 2**63, -(2**200)]
@@ -228,5 +229,5 @@ def test_the_sparse_dual_bound_is_the_dense_one(rows, signs, alpha, scale, matri
 
     with pytest.MonkeyPatch.context() as patch:
         if large:
-            patch.setattr(C, "_SUPPORT_PRODUCTS", 0)
+            patch.setattr(products, "_SUPPORT_PRODUCTS", 0)
         assert outcome(alpha) == outcome(dense)

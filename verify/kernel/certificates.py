@@ -19,17 +19,16 @@ from math import gcd, lcm
 from operator import mul
 from typing import Any
 
-from verify.kernel.data_checks import (_INT, _INT64_ENTRY_BOUND, _LAST_LABELS,  # noqa: F401
-                                       _LAST_ROWS, _LAST_VALID, _SEQUENCES, CertificateError,
-                                       _check_data, _data_rows, _exact_number, _first_bad_row,
-                                       _own_matrix, _rows_of_ints)
+from verify.kernel.data_checks import (_INT, _LAST_ROWS, _LAST_VALID,  # noqa: F401 (tests)
+                                       _SEQUENCES, CertificateError, _check_data, _data_rows,
+                                       _exact_number, _own_matrix, _rows_of_ints)
 from verify.kernel.errors import KernelError  # noqa: F401 (C.KernelError)
 from verify.kernel.exact import is_exact_int
 from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
-                                    _MAX_LIMBS, _SUPPORT_PRODUCTS, _combination, _dense, _idot,
-                                    _int64_products, _int64_rows, _products, _python_rows,
-                                    _row_matrix, _support_sum)
-from verify.kernel.row_facts import row_facts, sparse_multipliers
+                                    _MAX_LIMBS, _combination, _idot, _int64_products,
+                                    _int64_rows, _pairs_combination, _products, _python_rows,
+                                    _row_matrix)
+from verify.kernel.row_facts import _checked_row_facts, sparse_multipliers
 
 __all__: list[str] = []
 
@@ -94,8 +93,8 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
 #: ints and Fractions exactly (no subclass: their own ``numerator`` and ``denominator``).
 _PLAIN_NUMBERS = {int, Fraction}
 #: The last tuple of plain ints and Fractions that :func:`_over_common_denominator` converted,
-#: with its result: immutable, so the checks of one certificate (the multipliers α, checked
-#: by ``near_max_margin`` and again by ``prepare_monitor``) convert it once.
+#: with its result: immutable, so the checks of one certificate's dense multipliers α (a
+#: ``Separator.alpha`` checked again for every run that shares it) convert it once.
 _LAST_COMMON: list[tuple[Any, tuple[int, ...], int]] = []
 
 
@@ -246,7 +245,8 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
     """
     rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
-    if isinstance(alpha, dict):      # sparse: {row: αₙ}, every other αₙ = 0
+    sparse = isinstance(alpha, dict)      # {row: αₙ}, every other αₙ = 0
+    if sparse:
         pairs, E = sparse_multipliers(alpha, len(rows), "alpha")
         A = [a for _, a in pairs]
         at = [n for n, _ in pairs]
@@ -257,10 +257,9 @@ def check_dual_bound(rows: Any, scale: int, labels: Any, alpha: Any) -> Fraction
         n, a = next((n, a) for n, a in zip(at, A) if a < 0)
         raise CertificateError(f"alpha[{n}] = {Fraction(a, E)} < 0", index=n)
     # αₙ = Aₙ/E, xₙ = rowₙ/scale: (Σ αₙ)²/‖v‖² = (Σ Aₙ)² scale² / ‖Σ Aₙ yₙ rowₙ‖²
-    if type(at) is not range and len(at) * dim > _SUPPORT_PRODUCTS:    # (a large support: the
-        A, at = _dense(zip(at, A), len(rows)), range(len(rows))        # matrix product below)
-    combination = _combination(list(map(mul, A, labels)), rows, dim) if type(at) is range \
-        else _support_sum(zip(at, map(mul, A, map(labels.__getitem__, at))), rows, dim)
+    combination = _pairs_combination(list(zip(at, map(mul, A, map(labels.__getitem__, at)))),
+                                     len(rows), rows, dim) if sparse \
+        else _combination(list(map(mul, A, labels)), rows, dim)
     length2 = _idot(combination, combination)
     if not length2:
         raise CertificateError("sum_n alpha_n y_n x_n = 0 bounds nothing" if any(A) else
@@ -315,7 +314,7 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
     # yₙ sₙ, sₙ = W·rowₙ has the sign of w·xₙ (W = D·w, row = scale·x, D, scale > 0)
-    margins = row_facts(rows, labels, W).margins
+    margins = _checked_row_facts(rows, labels, W, dim).margins
     if type(margins) is tuple:
         wrong = sum(map(operator.lt, margins, [0] * len(margins)))              # y s < 0
         at_zero = list(compress(labels, map(operator.not_, margins)))           # labels, s = 0

@@ -65,7 +65,7 @@ def _row_matrix(rows: Any, dim: int) -> Any:
 
 def _python_rows(rows: Any) -> Any:
     """``rows`` as rows of Python ints: a tuple or list as it is, the kernel's int64 matrix
-    (:func:`verify.kernel.certificates._data_rows`) by ``tolist`` (numpy's own int64 scalars
+    (:func:`verify.kernel.data_checks._data_rows`) by ``tolist`` (numpy's own int64 scalars
     would wrap around in Python arithmetic with them).
 
     >>> import numpy as np
@@ -163,6 +163,19 @@ def _combination(coefficients: list[int], rows: Any, dim: int) -> list[int]:
 
     matrix = _row_matrix(rows, dim)
     return [int(v) for v in (flint.fmpz_mat(1, len(rows), coefficients) * matrix).entries()]
+
+
+def _pairs_combination(pairs: list[tuple[int, int]], length: int, rows: Any, dim: int
+                       ) -> list[int]:
+    """Σ cₙ rowₙ over the pairs (n, cₙ), distinct n in [0, ``length``): few pairs summed row by
+    row, many by the matrix product of :func:`_combination`.
+
+    >>> _pairs_combination([(1, 2)], 2, [(1, 2), (3, 4)], 2)
+    [6, 8]
+    """
+    if len(pairs) * dim <= _SUPPORT_PRODUCTS:
+        return _support_sum(pairs, rows, dim)
+    return _combination(_dense(pairs, length), rows, dim)
 
 
 def _support_sum(pairs: Any, rows: Any, dim: int) -> list[int]:

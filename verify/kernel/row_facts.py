@@ -61,6 +61,13 @@ def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -
         F = list(F) if type(F) in _SEQUENCES else None
         if F is None or len(F) != dim or not set(map(type, F)) <= _INT:
             raise CertificateError(f"F must be a tuple or list of {dim} ints")
+    return _checked_row_facts(rows, labels, F, dim, with_norms)
+
+
+def _checked_row_facts(rows: Any, labels: Any, F: list[int] | None, dim: int,
+                       with_norms: bool = False) -> RowFacts:
+    """:func:`row_facts` of data the caller has checked (``_data_rows``, ``_check_data``: rows
+    of ``dim`` ints, labels ±1) and of F None or a list of ``dim`` plain ints."""
     matrix, biggest = _int64_rows(rows, dim)
     norms: Any = None
     largest = None
