@@ -155,9 +155,8 @@ def _near_max_margin_monitor(dataset: Any, options: Any, paranoid: bool) -> Moni
         monitor = Monitor(dataset, options, w, paranoid=paranoid, unit_margin=True)
         lower = monitor.R2 * kernel.check_dual_bound(monitor.kernel_rows, dataset.scale,
                                                      dataset.labels, alpha)
-    except (ProofViolation, kernel.CertificateError):      # w does not separate, or α is 0
-        return None
-    except (ValueError, TypeError, ArithmeticError):       # not dim exact numbers (nan, ...)
+    except (ProofViolation, kernel.CertificateError,   # w does not separate, or α is 0
+            ValueError, TypeError, ArithmeticError):      # w is not dim exact numbers (nan, ...)
         return None
     bound = monitor.R2 * monitor.norm2               # R²‖w_f‖²/ρ² with ρ = 1
     if floor(lower) != floor(bound):

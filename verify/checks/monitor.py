@@ -167,13 +167,17 @@ def _entry_reader(values: Any) -> Any:
 
 
 def _scaled_margins(margins: Any, L: int) -> Any:
-    """The kernel's int64 margins times L: an int64 array when every product fits (|L·m| < 2⁶³),
-    else a tuple of Python ints.
+    """The kernel's margins times L: for int64 margins an int64 array when every product fits
+    (|L·m| < 2⁶³), else (and for a tuple of Python ints) a tuple of Python ints.
 
     >>> import numpy as np
     >>> _scaled_margins(np.array([3, -1]), 1000).tolist(), _scaled_margins(np.array([2**62]), 4)
     ([3000, -1000], (18446744073709551616,))
+    >>> _scaled_margins((3, -1), 2)
+    (6, -2)
     """
+    if type(margins) is tuple:
+        return tuple(v * L for v in margins)
     largest = max(int(margins.max()), -int(margins.min()))
     if (largest * L).bit_length() < 63:
         scaled = margins * L
@@ -330,8 +334,7 @@ class Monitor:
             Df = facts.smallest_margin
             if L != 1:
                 F = [v * L for v in F]
-                self.m = tuple(v * L for v in self.m) if type(self.m) is tuple \
-                    else _scaled_margins(self.m, L)
+                self.m = _scaled_margins(self.m, L)
             wf = tuple(Fraction(v, Df) for v in F)
             true_rho = Fraction(1)
         self._margin_at = _entry_reader(self.m)

@@ -264,7 +264,7 @@ def kernel_rows(dataset: Any) -> Any:
     data set's only copy of the data (a data set read from a file,
     :meth:`pla.Dataset.from_int64_matrix`, whose tuple of tuples is not built yet) and the
     kernel takes it (C-contiguous, every |entry| < 2³¹: see
-    :func:`verify.kernel.certificates._data_rows`, which checks it again at every call);
+    :func:`verify.kernel.data_checks._data_rows`, which checks it again at every call);
     else the tuple of tuples.  The checks then read the data set's own copy of its numbers,
     never a cache derived from it, and a checked run of a file never builds the tuples.
 
@@ -295,15 +295,16 @@ def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str
     """
     w = tuple(Fraction(v) for v in w)
     maxmargin = None
+    rows = kernel_rows(dataset)
     if alpha is not None:
         alpha = tuple(alpha)
-        facts, norm2 = kernel.check_max_margin_separator(
-            kernel_rows(dataset), dataset.scale, dataset.labels, w, alpha)
+        facts, norm2 = kernel.check_max_margin_separator(rows, dataset.scale, dataset.labels, w,
+                                                         alpha)
         maxmargin = w
     else:
-        facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
+        facts = kernel.check_separator(rows, dataset.scale, dataset.labels, w)
         norm2 = _squared_norm(w)
-    R2 = kernel.squared_radius(kernel_rows(dataset), dataset.scale)
+    R2 = kernel.squared_radius(rows, dataset.scale)
     rho = facts.rho
     return Separator(w=w, kind=kind, rho=rho, argmin=facts.argmin, R2=R2, norm2=norm2,
                      gamma2=rho * rho / norm2, bound=R2 * norm2 / (rho * rho),
@@ -461,15 +462,16 @@ def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16,
     target = separator.tightest_updates
     if separator.kind != "near-max-margin" or target is None or separator.alpha is None:
         return separator
+    rows = kernel_rows(dataset)
     for b in bits:
         w = _rounded(separator.w, b)
         alpha = _rounded(separator.alpha, b)
         if not any(w) or not any(alpha):
             continue
         try:
-            facts = kernel.check_separator(kernel_rows(dataset), dataset.scale, dataset.labels, w)
-            lower = separator.R2 * kernel.check_dual_bound(kernel_rows(dataset), dataset.scale,
-                                                           dataset.labels, alpha)
+            facts = kernel.check_separator(rows, dataset.scale, dataset.labels, w)
+            lower = separator.R2 * kernel.check_dual_bound(rows, dataset.scale, dataset.labels,
+                                                           alpha)
         except kernel.CertificateError:
             continue
         norm2 = _squared_norm(w)
