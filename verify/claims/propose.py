@@ -50,6 +50,12 @@ class _Prover:
         self.derived_kinds: dict = {}  # its kind: ">=0", ">0" or "=0"
         self.deadline: float | None = None  # a time.process_time() (CPU) that bounds every search
 
+    def derive(self, name: str, expr: Any, kind: str = ">=0") -> None:
+        """The checked line ``name`` (``expr`` ``kind``: ">=0", ">0" or "=0") is in scope for
+        the certificate search."""
+        self.derived[name] = expr
+        self.derived_kinds[name] = kind
+
     def budget(self) -> dict:
         """The keyword that bounds a certificate search by `deadline` (none without one: the
         search's own budget)."""
@@ -331,7 +337,7 @@ class _Prover:
                 continue  # a nonzero constant (the parser refused a zero one)
             for rel, word in ((">", "> 0"), ("<", "< 0")):
                 if self.prove_fact(name, expr, rel):
-                    if not sp.fraction(sp.together(expr))[1].free_symbols:  # not 1/a + 1/b:
+                    if not _rational_function(sp, expr):  # not 1/a + 1/b:
                         # the kernel takes no hypothesis with a variable denominator
                         self.add(kernel.Hyp(name, kernel.Fact(expr, rel, 0)), f"{shown} {word}")
                     self.domain.append(f"{shown} != 0: {shown} {word} proved from the "
@@ -520,3 +526,13 @@ def _constant_root_certificate(prover: _Prover, target: Any, strict: bool) -> An
                                    kernel.Term(b / (2 * c), (kernel.Square(c - s),))))
     return None
 
+
+def _rational_function(sp: Any, e: Any) -> bool:
+    """Whether ``e`` has a variable in a denominator (e.g. 1/a + 1/b).
+
+    >>> import sympy
+    >>> a = sympy.Symbol("a")
+    >>> _rational_function(sympy, 1/a + 1), _rational_function(sympy, a**2 + 1)
+    (True, False)
+    """
+    return bool(sp.fraction(sp.together(sp.S(e)))[1].free_symbols)

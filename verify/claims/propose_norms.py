@@ -78,7 +78,8 @@ def cauchy_schwarz_lines(prover: _Prover) -> tuple[tuple, str]:
         for j, v in enumerate(vectors[i + 1:]):
             name = f"cauchy_schwarz_{i}_{i + 1 + j}"
             lines.append(_squared_line(kernel, name, u, v))
-            _derive(prover, name, kernel.dot(u, u) * kernel.dot(v, v) - kernel.dot(u, v) ** 2)
+            prover.derive(name, prover.sp.expand(kernel.dot(u, u) * kernel.dot(v, v)
+                                                 - kernel.dot(u, v) ** 2))
             texts.append(_squared_text(u, v))
             if u in norms and v in norms:
                 product = norms[u].symbol * norms[v].symbol
@@ -87,7 +88,7 @@ def cauchy_schwarz_lines(prover: _Prover) -> tuple[tuple, str]:
                     line = f"{name}_norms_{suffix}"
                     lines.append(_norm_line(kernel, line, product, sign * kernel.dot(u, v),
                                             facts))
-                    _derive(prover, line, product - sign * kernel.dot(u, v))
+                    prover.derive(line, prover.sp.expand(product - sign * kernel.dot(u, v)))
                 texts.append(f"|dot({u}, {v})| <= norm({u})*norm({v})")
     return tuple(lines), "Cauchy-Schwarz: " + "; ".join(texts)
 
@@ -145,9 +146,3 @@ def _norm_line(kernel: Any, name: str, product: Any, e: Any, facts: tuple[str, s
 def _nonneg_name(kernel: Any, atom: Any) -> str:
     """The name of the atom's hypothesis ``atom >= 0`` (the kernel's own definition)."""
     return kernel.atom_definitions(atom)[0].name
-
-
-def _derive(prover: _Prover, name: str, expr: Any) -> None:
-    """The checked line ``name`` (``expr >= 0``) is in scope for the certificate search."""
-    prover.derived[name] = prover.sp.expand(expr)
-    prover.derived_kinds[name] = ">=0"

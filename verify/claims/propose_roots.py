@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from verify.claims.parser import Relation
-from verify.claims.propose import _Prover, _Unproved
+from verify.claims.propose import _Prover, _rational_function, _Unproved
 from verify.search.claim_certificates import SearchLimitReached
 
 __all__ = ["goal_lines", "at_least"]
@@ -82,7 +82,7 @@ def _denominator_lines(prover: _Prover, j: int, difference: Any) -> tuple:
     if certificate is None:
         return ()
     name = f"denominator{j}"
-    prover.derived[name], prover.derived_kinds[name] = sp.expand(den), ">0"
+    prover.derive(name, sp.expand(den), ">0")
     return (kernel.Chain(name, den, (kernel.Link(">", 0, certificate),)),)
 
 
@@ -210,10 +210,6 @@ def _by_squares(prover: _Prover, name: str, big: Any, small: Any,
         "; ".join(texts)
 
 
-def _rational_function(sp: Any, e: Any) -> bool:
-    return bool(sp.fraction(sp.together(sp.S(e)))[1].free_symbols)
-
-
 # -- case splits ---------------------------------------------------------------------------------
 def _by_cases(prover: _Prover, j: int, goal: Relation) -> tuple[Any, tuple, str] | None:
     """Split on the sign of each Abs argument of the goal (at most MAX_SPLIT_ATOMS); in each
@@ -241,10 +237,9 @@ def _split(prover: _Prover, j: int, goal: Relation, conclusion: Any, atoms: list
     branches, texts = [], []
     try:
         for sign, case_fact, upper in (("+", (e, ">=0"), e), ("-", (-e, ">0"), -e)):
-            prover.derived[name], prover.derived_kinds[name] = case_fact
+            prover.derive(name, *case_fact)
             below = f"{name}{sign}abs"
-            prover.derived[below] = sp.expand(upper - atom.symbol)
-            prover.derived_kinds[below] = ">=0"
+            prover.derive(below, sp.expand(upper - atom.symbol))
             lines: list = [kernel.SquareCompare(below, upper, ">=", atom.symbol)]
             if rest:
                 inner = _split(prover, j, goal, conclusion, rest, f"{path}{sign}")

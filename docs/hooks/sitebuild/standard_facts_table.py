@@ -23,6 +23,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from verify.claims.verdict import STATUSES
+
 __all__ = ["MARKER", "standard_facts_markdown", "expand_standard_facts_marker"]
 
 MARKER = re.compile(r"<!--\s*standard-facts-table\s*-->")
@@ -32,8 +34,7 @@ def standard_facts_markdown(report: dict[str, Any]) -> str:
     """The summary line and the table of one run of ``benchmarks/standard_facts.py``."""
     rows, target = report["claims"], report["target_seconds"]
     counts = Counter(r["verdict"] for r in rows)
-    verdicts = ", ".join(f"{counts[v]} {v}" for v in ("proved", "refuted", "vacuous", "unproved",
-                                                      "invalid") if counts[v])
+    verdicts = ", ".join(f"{counts[v]} {v}" for v in STATUSES if counts[v])
     unexpected = [r["id"] for r in rows if r["verdict"] != r["expected"]]
     slowest = max(rows, key=lambda r: r["seconds"])
     under = sum(r["seconds"] < target for r in rows)
