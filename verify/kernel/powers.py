@@ -227,9 +227,14 @@ def sum_power_theorem(statement: Any) -> Theorem:
     numerator, denominator = sp.fraction(sp.together(closed))
     scale, cleared = denominator.as_coeff_Mul()
     sign = _assumed_sign(statement, cleared) if sg.rel != "=" and cleared != 1 else 1
-    if cleared.free_symbols & (symbols | {k, n}) or cleared != 1 and not (sg.rel == "=" and any(
-            sp.expand(cleared - e) == 0 or sp.expand(cleared + e) == 0
-            for e in statement.nonzero) or sign is not None and sg.rel != "="):
+    # the denominator cleared is 1, or (an equality) assumed != 0, or (an inequality) of an
+    # assumed sign
+    if sg.rel == "=":
+        assumed = cleared == 1 or any(sp.expand(cleared - e) == 0 or sp.expand(cleared + e) == 0
+                                      for e in statement.nonzero)
+    else:
+        assumed = cleared == 1 or sign is not None
+    if cleared.free_symbols & (symbols | {k, n}) or not assumed:
         raise DerivationError(f"the closed form divides by {cleared}: an equality whose "
                               f"denominator is assumed != 0 (such as r != 1), or an inequality "
                               f"whose denominator is assumed > 0 or < 0 (such as r < 1), is "
