@@ -21,3 +21,14 @@ def pla_cli(*args: str, stdin: str | None = None, timeout: float = 120) -> Compl
         input=stdin, capture_output=True, text=True, timeout=timeout,
     )
     return Completed(proc.returncode, proc.stdout, proc.stderr)
+
+
+def pla_here(capsys, *args: str) -> Completed:
+    """``pla ARGS...`` run in this process (``verify.cli.main``, as the console script runs it),
+    its output read from pytest's ``capsys``: exit code, stdout and stderr."""
+    from verify.cli import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return Completed(code, out, err)

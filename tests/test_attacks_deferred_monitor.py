@@ -27,6 +27,8 @@ from verify.checks import monitor as monitor_module
 from verify.checks.monitor import Monitor, ProofViolation
 from verify.search.certificates import certify
 
+from tests.cli_runner import pla_here
+
 TRIANGLE = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
 FIRST = pla.RunOptions(order="first")          # 7 updates, bound 117 (module doc of checked_run)
 
@@ -346,12 +348,10 @@ def both_outcomes(make_monitor, sequence, result, block):
 
 # --- the same through `pla run --check` ---------------------------------------------------------
 def pla_check(capsys, tmp_path):
-    from verify.cli.command import main
-
     data = tmp_path / "triangle.dat"
     data.write_text("3 3 1\n4 3 1\n1 1 -1\n")
-    code = main(["run", str(data), "--check", "--order", "first"])
-    return code, capsys.readouterr().err
+    done = pla_here(capsys, "run", str(data), "--check", "--order", "first")
+    return done.code, done.err
 
 
 def test_the_cli_names_a_lying_engines_violation(monkeypatch, capsys, tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runner import Completed, pla_cli
+from tests.cli_runner import Completed, pla_cli, pla_here
 from verify.coq.file_audit import coq_check, first_difference
 
 
@@ -45,12 +45,7 @@ def audit_here(capsys, *args: str) -> Completed:
     it): its audits share the bundled library that :mod:`verify.coq.file_audit` compiles once a
     process, where each ``pla`` subprocess compiles its own (~5 s of coqc).  The genuine
     certificate's audit stays a subprocess, the whole path a user runs."""
-    from verify.cli import main
-
-    capsys.readouterr()
-    code = main(["audit", *args])
-    out, err = capsys.readouterr()
-    return Completed(code, out, err)
+    return pla_here(capsys, "audit", *args)
 
 
 def _rows_block(text: str) -> tuple[int, int]:
