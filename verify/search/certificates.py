@@ -405,16 +405,14 @@ def near_max_margin(dataset: Any) -> Separator | None:
         lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, support)
     except kernel.CertificateError:
         return None
-    alpha = [Fraction(0)] * dataset.n
-    for n, a in support.items():
-        alpha[n] = a
+    alpha = _dense_fractions(support, dataset.n)
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
     norm2 = _squared_norm(w)
     R2 = kernel.squared_radius(rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
-                     norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=tuple(alpha),
+                     norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
                      bound_lower=R2 * lower)
 
 
@@ -544,28 +542,19 @@ def _dyadic(values: Any, floor_at: float = 0.0) -> tuple[Fraction, ...]:
     >>> _dyadic([0.5, -0.25, 1e-30], floor_at=1e-20)
     (Fraction(1, 2), Fraction(-1, 4), Fraction(0, 1))
     """
-    import math
+    return _dense_fractions(_dyadic_support(values, floor_at), len(values))
 
-    import numpy as np
 
-    floats = np.asarray(values, dtype=np.float64)
-    biggest = float(np.abs(floats).max()) if floats.size else 0.0
-    if not biggest or not math.isfinite(biggest):
-        return tuple(Fraction(0) for _ in values)
-    shift = 50 - math.frexp(biggest)[1]
-    scale = Fraction(2) ** shift
-    zero = Fraction(0)
-    if floats.ndim == 1:              # the same Fractions from whole arrays
-        out = [zero] * len(floats)
-        for j, v in _dyadic_support(floats, floor_at).items():
-            out[j] = v
-        return tuple(out)
-    if scale.denominator == 1:                   # huge values: integers times 2^-shift
-        return tuple(zero if abs(float(v)) <= floor_at else
-                     Fraction(round(math.ldexp(float(v), shift))) / scale for v in values)
-    unit = scale.numerator
-    return tuple(zero if abs(float(v)) <= floor_at else
-                 Fraction(round(math.ldexp(float(v), shift)), unit) for v in values)
+def _dense_fractions(support: dict[int, Fraction], length: int) -> tuple[Fraction, ...]:
+    """The ``length`` Fractions that are 0 except at the entries of ``support`` {index: value}.
+
+    >>> _dense_fractions({1: Fraction(1, 2)}, 3)
+    (Fraction(0, 1), Fraction(1, 2), Fraction(0, 1))
+    """
+    out = [Fraction(0)] * length
+    for j, v in support.items():
+        out[j] = v
+    return tuple(out)
 
 
 def _dyadic_support(values: Any, floor_at: float = 0.0) -> dict[int, Fraction]:
