@@ -320,6 +320,7 @@ _KERNEL_TESTS = (
     "tests/test_near_max_margin.py", "tests/test_attacks_near_max_margin.py",
     "tests/test_kernel_certificate_internals.py", "tests/test_attacks_session23.py",
     "tests/test_kernel_whole_lists.py", "tests/test_kernel_row_facts.py",
+    "tests/test_attacks_row_facts.py", "tests/test_attacks_stop35_mends.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",
@@ -327,7 +328,7 @@ _MONITOR_TESTS = (
     "tests/test_kernel_steps.py", "tests/test_audit_evidence.py", "tests/test_soundness.py",
     "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",
     "tests/test_attacks_session23.py", "tests/test_checked_run_one_pass.py",
-    "tests/test_kernel_row_facts.py",
+    "tests/test_kernel_row_facts.py", "tests/test_attacks_deferred_monitor.py",
 )
 _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",
