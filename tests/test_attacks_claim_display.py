@@ -128,3 +128,16 @@ def test_the_domain_of_a_square_root_in_an_assumption_is_assumed(text):
     statement, proof = _proved(text)
     assert any(d.assumed for d in statement.domains)
     assert kernel.check_claim(statement, proof).shown.startswith("for all real x with ")
+
+
+def test_an_assumed_domain_of_a_square_root_only_the_goal_uses_is_refused():
+    """sqrt(y) in the assumptions assumes y >= 0, but sqrt(x) in the goal only: its domain
+    x >= 0 marked assumed is refused (the kernel follows only the atoms the assumptions use;
+    a mutant that took every atom as used survived the recorded mutation run)."""
+    statement, proof = _proved("assume: x >= 0, sqrt(y) >= 1\nsqrt(x)**2 == x")
+    forged = replace(statement, domains=tuple(replace(d, assumed=True)
+                                              for d in statement.domains))
+    with pytest.raises(kernel.DerivationError, match="x >= 0 is not the argument of a square"):
+        kernel.check_claim(forged, proof)
+    assert kernel.check_claim(statement, proof).shown == \
+        "for all real x, y with x >= 0, sqrt(y) >= 1: sqrt(x)**2 == x"
