@@ -239,7 +239,8 @@ def test_a_lying_near_max_margin_proposal_never_gives_a_wrong_bound(monkeypatch)
     for w, alpha in [([-v for v in honest_w], honest_alpha),           # does not separate
                      (honest_w, {0: Fraction(0)}), (honest_w, {}),       # bounds nothing
                      (honest_w, {0: Fraction(1)}),                       # a loose dual bound
-                     ((honest_w[0] + 1,) + honest_w[1:], honest_alpha)]:  # a worse w
+                     ((honest_w[0] + max(map(abs, honest_w)),) + honest_w[1:],
+                      honest_alpha)]:                                  # a worse w
         monkeypatch.setattr(search, "near_max_margin_proposal", lambda dataset: (w, alpha))
         monitor = checked_run.prepare_monitor(ds, pla.RunOptions())
         assert monitor.bound_updates == exact and monitor.rho == 1

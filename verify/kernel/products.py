@@ -130,13 +130,14 @@ def _int64_products(rows: Any, dim: int, V: list[int], transposed: bool) -> list
     largest = max(map(abs, V))
     if bits < 8 or -(-largest.bit_length() // bits) > _MAX_LIMBS:
         return None
-    operand = matrix.T if transposed else matrix
+    # (einsum's int64 loops: 3-5x faster than matmul's, which walks matrix.T by strides)
+    spec = "ij,i->j" if transposed else "ij,j->i"
     mask = (1 << bits) - 1
     total: list[int] | None = None
     shift = 0
     while largest >> shift or total is None:
         limb = [(v >> shift) & mask if v >= 0 else -((-v >> shift) & mask) for v in V]
-        part = (operand @ np.array(limb, dtype=np.int64)).tolist()
+        part = np.einsum(spec, matrix, np.array(limb, dtype=np.int64)).tolist()
         total = part if total is None else [t + (p << shift) for t, p in zip(total, part)]
         shift += bits
     return total

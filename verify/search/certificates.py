@@ -276,9 +276,22 @@ def kernel_rows(dataset: Any) -> Any:
     fields = getattr(dataset, "__dict__", {})
     matrix = fields.get("int64_rows")
     if "rows" not in fields and matrix is not None and matrix.size and \
-            matrix.flags.c_contiguous and max(int(matrix.max()), -int(matrix.min())) < 2**31:
+            matrix.flags.c_contiguous and _magnitude(dataset, matrix) < 2**31:
         return matrix
     return dataset.rows
+
+
+def _magnitude(dataset: Any, matrix: Any) -> int:
+    """The largest |entry| of ``matrix``, the data set's int64 matrix: its cached
+    :attr:`pla.Dataset.int64_magnitude` when it has one (the proposals only route and scale by
+    it; the kernel checks the matrix itself).
+
+    >>> import numpy as np
+    >>> _magnitude(None, np.array([[3, -9]]))
+    9
+    """
+    cached = getattr(dataset, "int64_magnitude", None)
+    return cached if cached is not None else max(int(matrix.max()), -int(matrix.min()))
 
 
 def separator_for(dataset: Any, w: Sequence[Any], kind: str = "given", note: str = "",
@@ -405,40 +418,47 @@ def near_max_margin(dataset: Any) -> Separator | None:
         lower = kernel.check_dual_bound(rows, dataset.scale, dataset.labels, support)
     except kernel.CertificateError:
         return None
-    alpha = _dense_fractions(support, dataset.n)
     # w / ρ separates with margin exactly 1 (yₙ (w/ρ)·xₙ = yₙ w·xₙ / ρ ≥ 1, = 1 at argmin)
     rho = facts.rho
     w = tuple(v / rho for v in w)
     norm2 = _squared_norm(w)
+    # α scaled as the max-margin multipliers are (Σ αₙ = ‖w*‖²: the margins on the support
+    # are 1); the dual bound does not depend on the scale
+    total = sum(map(Fraction, support.values()))
+    alpha = _dense_fractions({n: a * norm2 / total for n, a in support.items()}, dataset.n)
     R2 = kernel.squared_radius(rows, dataset.scale)
     return Separator(w=w, kind="near-max-margin", rho=Fraction(1), argmin=facts.argmin, R2=R2,
                      norm2=norm2, gamma2=1 / norm2, bound=R2 * norm2, alpha=alpha,
                      bound_lower=R2 * lower)
 
 
-def near_max_margin_proposal(dataset: Any) -> tuple[tuple[Fraction, ...],
-                                                   dict[int, Fraction]] | None:
+def near_max_margin_proposal(dataset: Any) -> tuple[tuple[int, ...], dict[int, int]] | None:
     """What the floats of :func:`near_max_margin` propose, unchecked: w and the nonzero
-    multipliers {row: αₙ}, both dyadic rationals; None when the floats fail or either is 0.
-    Nothing here is checked: the kernel decides what they prove (:func:`near_max_margin`,
+    multipliers {row: αₙ}, each a float vector times a power of two, rounded to integers
+    (about 50 significant bits for its largest entry: what the kernel checks does not depend
+    on a positive factor, and ints cost the checks no gcd); None when the floats fail or either
+    is 0.  Nothing here is checked: the kernel decides what they prove (:func:`near_max_margin`,
     :func:`verify.checks.checked_run.prepare_monitor`).
 
     >>> import pla
     >>> w, alpha = near_max_margin_proposal(pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]],
     ...                                                           [1, 1, -1]))
-    >>> len(w), sorted(alpha) == [0, 2], float(w[1] / w[2])
-    (3, True, 1.0)
+    >>> len(w), sorted(alpha) == [0, 2], w[1] == w[2], type(w[0]), type(alpha[0])
+    (3, True, True, <class 'int'>, <class 'int'>)
     """
+    import numpy as np
+
     A = _signed_float_matrix(dataset)
     proposal = _float_max_margin(A) if A is not None else None
     if proposal is None:
         return None
     w_float, alpha_float = proposal
-    w = _dyadic(w_float)
-    support = _dyadic_support(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
-    if not any(w) or not support:
+    w = _dyadic_integers(w_float)
+    alpha = _dyadic_integers(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
+    if w is None or alpha is None:
         return None
-    return w, support
+    rows = np.flatnonzero(alpha)
+    return tuple(w.tolist()), dict(zip(rows.tolist(), alpha[rows].tolist()))
 
 
 def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16, 20, 24, 32)
@@ -502,7 +522,7 @@ def _signed_float_matrix(dataset: Any) -> Any:
     """
     matrix = getattr(dataset, "int64_rows", None)
     if matrix is not None and matrix.size:
-        biggest = max(int(matrix.max()), -int(matrix.min()))   # = max |yₙ rowₙ| (yₙ = ±1)
+        biggest = _magnitude(dataset, matrix)               # = max |yₙ rowₙ| (yₙ = ±1)
         if biggest <= 2**31:
             import numpy as np
 
@@ -510,8 +530,7 @@ def _signed_float_matrix(dataset: Any) -> Any:
             if labels is None:
                 labels = np.array(dataset.labels, dtype=np.int64)
             A = matrix.astype(np.float64)                  # exact: |entries| ≤ 2³¹
-            A /= float(biggest or 1)
-            A *= labels.astype(np.float64)[:, None]
+            A /= (labels * (biggest or 1)).astype(np.float64)[:, None]   # rowₙ / (±b): once
             return A
     return _float_matrix([row if y > 0 else tuple(map(neg, row))
                           for y, row in zip(dataset.labels, dataset.rows)])
@@ -569,18 +588,40 @@ def _dyadic_support(values: Any, floor_at: float = 0.0) -> dict[int, Fraction]:
     import numpy as np
 
     floats = np.asarray(values, dtype=np.float64)
-    biggest = float(np.abs(floats).max()) if floats.size else 0.0
-    if not biggest or not math.isfinite(biggest):
+    rounded = _dyadic_integers(floats, floor_at)
+    if rounded is None:
         return {}
-    shift = 50 - math.frexp(biggest)[1]
-    unit = Fraction(2) ** shift
-    rounded = np.rint(np.ldexp(floats, shift))        # |values| < 2⁵¹ after scaling: rint is
-    rounded[np.abs(floats) <= floor_at] = 0.0         # exact (and half-even, as round() is)
     # k / 2^shift when shift >= 0; from 2^50 on, k itself: every entry scaled by one power of
     # two, as the per-entry _dyadic always did (w is then divided by its margin, and α's dual
     # bound is the same for every positive multiple of α)
-    return {j: Fraction(int(rounded[j]), unit.numerator)
-            for j in np.flatnonzero(rounded).tolist()}
+    unit = Fraction(2) ** (50 - math.frexp(float(np.abs(floats).max()))[1])
+    nonzero = np.flatnonzero(rounded)
+    return {j: Fraction(k, unit.numerator)
+            for j, k in zip(nonzero.tolist(), rounded[nonzero].tolist())}
+
+
+def _dyadic_integers(values: Any, floor_at: float = 0.0) -> Any:
+    """The int64 array rint(values · 2^shift), with the one power of two that brings the largest
+    |value| to [2⁴⁹, 2⁵⁰) (below 2⁵¹ after scaling, so rint is exact and half-even) and the
+    entries of magnitude at most ``floor_at`` set to 0; None when every value is 0 or one is
+    not finite.
+
+    >>> _dyadic_integers([0.5, -0.25, 1e-30], floor_at=1e-20).tolist()
+    [562949953421312, -281474976710656, 0]
+    """
+    import math
+
+    import numpy as np
+
+    floats = np.asarray(values, dtype=np.float64)
+    biggest = float(np.abs(floats).max()) if floats.size else 0.0
+    if not biggest or not math.isfinite(biggest):
+        return None
+    rounded = np.rint(np.ldexp(floats, 50 - math.frexp(biggest)[1]))
+    rounded[np.abs(floats) <= floor_at] = 0.0
+    if not rounded.any():
+        return None
+    return rounded.astype(np.int64)
 
 
 def lp_separator(dataset: Any, note: str = "") -> Separator | None:
@@ -877,10 +918,11 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     not settle within ``iterations`` rounds, again from every row free (the start before issue
     29).  Floats only propose; None when it fails.
 
-    Each round is one dense LU solve of the free block.  Measured against it on the benchmark
-    shapes (issue 29): numpy's Cholesky with blocked triangular solves is as costly at 600
-    rows (20 % cheaper at 1,000, dearer below 400), and scipy's LAPACK (potrf/potrs, syrk)
-    costs a checked process a 0.25 s import.
+    From :data:`~verify.search.mixed_precision_gram.MIXED_PRECISION_MIN_ROWS` first free
+    rows on, the rounds run in float32 with a float64 finish first
+    (:mod:`verify.search.mixed_precision_gram`); here, and when that fails, each round is one
+    dense float64 LU solve of the free block (numpy's Cholesky with blocked triangular solves
+    measured as costly at 600 rows).
 
     >>> import numpy as np
     >>> A = np.array([[3.0, 3.0, 1.0], [4.0, 3.0, 1.0], [-1.0, -1.0, -1.0]]) / 4
@@ -890,11 +932,18 @@ def _gram_active_set(A: Any, iterations: int = 60) -> Any:
     """
     import numpy as np
 
+    from verify.search.mixed_precision_gram import (MIXED_PRECISION_MIN_ROWS,
+                                                     mixed_precision_active_set)
+
     n = A.shape[0]
-    H = A @ A.T               # (numpy computes AAᵀ as a symmetric rank-k update)
-    H += 1.0
     first = np.zeros(n, dtype=bool)
     first[_smallest(A @ A.sum(axis=0), max(1, round(GRAM_FIRST_FREE_FRACTION * n)))] = True
+    if first.sum() >= MIXED_PRECISION_MIN_ROWS:
+        u = mixed_precision_active_set(A, first, iterations)
+        if u is not None:
+            return u
+    H = A @ A.T               # (numpy computes AAᵀ as a symmetric rank-k update)
+    H += 1.0
     u, settled = _primal_dual_active_set(H, first, iterations)
     if not settled:
         u, _ = _primal_dual_active_set(H, np.ones(n, dtype=bool), iterations)
