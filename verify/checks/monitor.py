@@ -291,14 +291,19 @@ class Monitor:
         self.wf_kind = wf_kind
 
         if wf is not None:
-            wf = tuple(map(_fraction, wf))
+            wf = tuple(wf)
             if len(wf) != dataset.dim:
                 raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
-            Df = 1
-            for v in wf:              # lcm of the denominators (a division is cheaper than a gcd)
-                if Df % v.denominator:
-                    Df = lcm(Df, v.denominator)
-            F = [v.numerator * (Df // v.denominator) for v in wf]
+            integers = set(map(type, wf)) <= {int}     # (the near-max-margin proposal's)
+            if integers:
+                Df, F = 1, list(wf)
+            else:
+                wf = tuple(map(_fraction, wf))
+                Df = 1
+                for v in wf:          # lcm of the denominators (a division is cheaper than a gcd)
+                    if Df % v.denominator:
+                        Df = lcm(Df, v.denominator)
+                F = [v.numerator * (Df // v.denominator) for v in wf]
         # the kernel's facts about the rows, from one checked copy of the data: ‖rowₙ‖² and
         # yₙ F·rowₙ for every row (whole int64 arrays where a bound proves them exact)
         facts = kernel_row_facts(self.kernel_rows, self.labels, None if wf is None else F,
@@ -316,7 +321,7 @@ class Monitor:
         self.e = e
         self.c3 = k * k * L * L * c          # e·(N' − N) ≤ c3  <=>  ‖w'‖² ≤ ‖w‖² + η²R²
 
-        self.wf: tuple[Fraction, ...] | None = None
+        self._wf: tuple[Fraction, ...] | None = None
         self.rho: Fraction | None = None
         self.norm2: Fraction | None = None
         if wf is None:
@@ -335,10 +340,9 @@ class Monitor:
             if L != 1:
                 F = [v * L for v in F]
                 self.m = _scaled_margins(self.m, L)
-            wf = tuple(Fraction(v, Df) for v in F)
             true_rho = Fraction(1)
         self._margin_at = _entry_reader(self.m)
-        self.wf = wf
+        self._wf = None if unit_margin or integers else wf   # (else F / D_f when first read)
         self.Df = Df
         self.F = F
         rho_c = true_rho if rho is None else Fraction(rho)
@@ -401,6 +405,14 @@ class Monitor:
                 if _scaled(step.x, self.L) != list(self.rows[n]):
                     self._fail(f"x is row {n + 1} of the data", t, "x (engine)", "=", "x_n (data)")
         self._update(step.t, step.index, step.y, step.score, step.w_after if full else None)
+
+    @property
+    def wf(self) -> tuple[Fraction, ...] | None:
+        """w_f exactly (None without one): F / D_f, whose Fractions are built when first read
+        (by the report, after the run: the checks use F and D_f)."""
+        if self._wf is None and getattr(self, "F", None) is not None:
+            self._wf = tuple(Fraction(v, self.Df) for v in self.F)
+        return self._wf
 
     def on_update(self, t: int, index: int, y: int, score: Fraction) -> None:
         """The cheap ``on_update`` hook of :func:`pla.run`: no vectors, the same inequalities."""

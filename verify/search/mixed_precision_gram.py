@@ -8,8 +8,7 @@ factorisation a round.  Here both are done in float32 with scipy's LAPACK (a Cho
 factorisation, about half the flops of numpy's LU and kept for the refinement steps):
 
 - the Gram matrix is one float32 symmetric rank-k product (half the time of float64's);
-- the rounds decide in float32, and the gradient of every row is two matrix–vector products
-  with A (no n × n matrix);
+- the rounds decide in float32 (the gradient of every row: one product with G);
 - when the free set settles, u_F is refined in float64 (residual 1 − H_FF u_F from the float64
   A, correction by the float32 factor) and every later round decides on float64 values; the
   answer is returned only when the float64 gradient agrees that the free set is optimal.
@@ -35,6 +34,13 @@ MIXED_PRECISION_MIN_ROWS = 150
 REFINED_RESIDUAL = 1e-10
 #: At most this many refinement steps per settled free set.
 REFINEMENT_STEPS = 10
+#: A free set that differs from the last factored one in at most this many rows is solved with
+#: that factorisation and a bordered system of the rows that differ (no new factorisation).
+UPDATE_MAX_ROWS = 64
+#: ... and has at least this many rows: below, a new float32 factorisation costs less than the
+#: update's own work (measured: 8 % slower on the 400 × 1000 Coq-format set, 5 % faster on
+#: 1,000 × 1,000 data).
+UPDATE_MIN_ROWS = 500
 
 _LAPACK: list[Any] = []
 
@@ -105,31 +111,34 @@ def mixed_precision_active_set(A: Any, free: Any, iterations: int = 60) -> Any:
     free = np.asarray(free, dtype=bool).copy()
     G = A32 @ A32.T                        # (a symmetric rank-k product)
     refining = False
+    base = base_solve = None               # the last factored free set and its solver
     for _ in range(iterations):
         index = np.flatnonzero(free)
         if not index.size:
             return None
-        block = G.take(index, axis=0).take(index, axis=1)
-        block += 1.0
-        factor, info = solver.spotrf(block, lower=1, clean=0, overwrite_a=1)
-        if info:                            # not positive definite in float32
-            return None
-        u_free, info = solver.spotrs(factor, np.ones(index.size, dtype=np.float32), lower=1)
-        if info or not np.all(np.isfinite(u_free)):
+        solve = None if base is None or index.size < UPDATE_MIN_ROWS else \
+            _updated_solve(G, base, base_solve, index)
+        if solve is None:
+            base, base_solve = index, _factored_solve(G, index, solver)
+            if base_solve is None:          # not positive definite in float32
+                return None
+            solve = base_solve
+        u_free = solve(np.ones(index.size))
+        if u_free is None or not np.all(np.isfinite(u_free)):
             return None
         if refining:
-            u, gradient = _refined(A, solver, factor, index, u_free)
+            u, gradient = _refined(A, solve, index, u_free)
             if u is None:
                 return None
         else:
             u = np.zeros(n, dtype=np.float32)
             u[index] = u_free
-            gradient = A32 @ (A32.T @ u) + (u.sum() - 1.0)
+            gradient = G @ u + (u.sum() - 1.0)
         settled = (free & (u > 0)) | (~free & (gradient < 0))
         if np.array_equal(settled, free):
             if refining:
                 return u
-            u, gradient = _refined(A, solver, factor, index, u_free)
+            u, gradient = _refined(A, solve, index, u_free)
             if u is None:
                 return None
             refining = True
@@ -140,10 +149,84 @@ def mixed_precision_active_set(A: Any, free: Any, iterations: int = 60) -> Any:
     return None
 
 
-def _refined(A: Any, solver: Any, factor: Any, index: Any, u_free: Any) -> tuple[Any, Any]:
+def _factored_solve(G: Any, index: Any, solver: Any) -> Any:
+    """x ↦ H_FF⁻¹ x for the free rows ``index`` (H = G + 11ᵀ), by one float32 Cholesky
+    factorisation (x a vector or the columns of a matrix); None when float32 cannot factor
+    the block.  The function returns None when LAPACK reports a failure."""
+    import numpy as np
+
+    block = G.take(index, axis=0).take(index, axis=1)
+    block += 1.0
+    factor, info = solver.spotrf(block, lower=1, clean=0, overwrite_a=1)
+    if info:
+        return None
+
+    def solve(rhs: Any) -> Any:
+        x, failed = solver.spotrs(factor, np.asarray(rhs, dtype=np.float32), lower=1)
+        return None if failed else x
+
+    return solve
+
+
+def _updated_solve(G: Any, base: Any, base_solve: Any, index: Any) -> Any:
+    """x ↦ H_TT⁻¹ x for the free rows T = ``index`` from the solver of the factored free rows
+    B = ``base`` (both sorted), when they differ in at most :data:`UPDATE_MAX_ROWS` rows: the
+    rows R = B ∖ T are pinned to 0 and the rows D = T ∖ B border the system, so that one
+    solve is a solve with B's factor and a dense system of |R| + |D| unknowns.  None when they
+    differ in more rows or that system is singular.
+
+    With y_B = z₀ + Z_R μ − Z_D y_D, where z₀ = H_BB⁻¹ b_B (b_B: x on B ∖ R, 0 on R),
+    Z_R = H_BB⁻¹ E_R and Z_D = H_BB⁻¹ H_BD, the conditions y_R = 0 and (H y)_D = x_D read
+        (H_DD − H_DB Z_D) y_D + H_DB Z_R μ = x_D − H_DB z₀,   −(Z_D)_R y_D + (Z_R)_R μ = −(z₀)_R.
+    """
+    import numpy as np
+
+    kept = np.isin(base, index)              # B's rows that stay free
+    removed = np.flatnonzero(~kept)          # their positions in B
+    from_base = np.isin(index, base)         # T's rows that were in B
+    added = index[~from_base]
+    r, d = removed.size, added.size
+    if r + d == 0:
+        return base_solve
+    if r + d > UPDATE_MAX_ROWS:
+        return None
+    H_BD = G.take(base, axis=0).take(added, axis=1).astype(np.float64) + 1.0
+    H_DD = G.take(added, axis=0).take(added, axis=1).astype(np.float64) + 1.0
+    pins = np.zeros((base.size, r))
+    pins[removed, np.arange(r)] = 1.0
+    Z = base_solve(np.hstack([pins, H_BD]))
+    if Z is None:
+        return None
+    Z = np.asarray(Z, dtype=np.float64).reshape(base.size, r + d)
+    Z_R, Z_D = Z[:, :r], Z[:, r:]
+    K = np.block([[H_DD - H_BD.T @ Z_D, H_BD.T @ Z_R], [-Z_D[removed], Z_R[removed]]])
+    try:
+        K_inverse = np.linalg.inv(K)
+    except np.linalg.LinAlgError:
+        return None
+
+    def solve(rhs: Any) -> Any:
+        rhs = np.asarray(rhs, dtype=np.float64)
+        b_B = np.zeros(base.size)
+        b_B[kept] = rhs[from_base]
+        z0 = base_solve(b_B)
+        if z0 is None:
+            return None
+        z0 = np.asarray(z0, dtype=np.float64)
+        y_D_mu = K_inverse @ np.concatenate([rhs[~from_base] - H_BD.T @ z0, -z0[removed]])
+        y_B = z0 + Z_R @ y_D_mu[d:] - Z_D @ y_D_mu[:d]
+        x = np.empty(index.size)
+        x[from_base] = y_B[kept]
+        x[~from_base] = y_D_mu[:d]
+        return x
+
+    return solve
+
+
+def _refined(A: Any, solve: Any, index: Any, u_free: Any) -> tuple[Any, Any]:
     """(u, gradient H u − 1) in float64, u_F refined from the float32 solution ``u_free`` by
-    residual steps with the float32 Cholesky ``factor``; (None, None) when the residual
-    does not fall below :data:`REFINED_RESIDUAL`."""
+    residual steps with the float32 solver ``solve`` of the free block; (None, None) when the
+    residual does not fall below :data:`REFINED_RESIDUAL`."""
     import numpy as np
 
     n = A.shape[0]
@@ -159,8 +242,8 @@ def _refined(A: Any, solver: Any, factor: Any, index: Any, u_free: Any) -> tuple
         if not size < 0.5 * worst:          # no longer converging
             break
         worst = size
-        step, info = solver.spotrs(factor, residual.astype(np.float32), lower=1)
-        if info:
+        step = solve(residual)
+        if step is None:
             break
         u[index] += step
     return None, None
