@@ -132,7 +132,7 @@ GENERATED = [(12, 20, "1/50", 3), (20, 40, "1/10", 1), (30, 30, "1/100", 2)]
 # ------------------------------------------------------------------------------- lapack()
 def _run_python(code: str) -> dict:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -180,7 +180,6 @@ def test_without_scipy_lapack_is_none_and_the_float64_path_answers(monkeypatch, 
     is None (and stays None: cached), the float32 method declines, and the Gram active set
     gives the float64 method's floats bit for bit."""
     import importlib.util
-
     from importlib.machinery import ModuleSpec
 
     real_find_spec = importlib.util.find_spec
@@ -324,7 +323,8 @@ def test_float64_decides_the_free_set_where_float32_cannot(delta):
 def test_the_default_threshold_routes_large_first_free_sets_to_float32(monkeypatch, n,
                                                                          first_free):
     """Unpatched, the float32 method runs from 150 rows in the first free set (70 % of n) on,
-    and not below."""
+    and not below; either way the default checked run (the near-max-margin w_f on data this
+    large) reports the exact max-margin integer bound."""
     spy = Spy()
     monkeypatch.setattr(mixed, "mixed_precision_active_set", spy)
     ds = pla.Dataset.from_rows(*separable_data(n, n + 10, "1/10", seed=5))
@@ -335,6 +335,10 @@ def test_the_default_threshold_routes_large_first_free_sets_to_float32(monkeypat
     if spy.calls:
         assert spy.calls[0][1].sum() == first_free and spy.calls[0][2] is u
     assert_kkt(A, u)
+    assert ds.n * ds.dim > checked_run.EXACT_WF_ENTRIES
+    monitor = checked_run.prepare_monitor(ds, pla.RunOptions())
+    assert monitor.wf_kind.startswith("near-max-margin")
+    assert monitor.bound_updates == floor(exact_bound(ds))
 
 
 # --------------------------------------------------------------------------- degenerate data
