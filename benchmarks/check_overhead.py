@@ -4,6 +4,10 @@
 2. The monitor per update, with and without its int64 carrier, on the same recorded updates.
 3. The certificate of the default w_f on the 400 × 1000 rational set: the near-max-margin w
    (float proposal + kernel separator and dual-bound checks) against the exact max-margin w*.
+4. Parts of the float proposal and of the kernel, each against what it replaced (issue 29):
+   the Gram active set in float64 (numpy LU) and in float32 (scipy's LAPACK), on the
+   1,000 × 1,000 and 400 × 1000 shapes; ``import scipy.linalg`` against loading its LAPACK
+   module alone, in fresh processes; the kernel's int64 products by matmul and by einsum.
 
 Run: .venv/bin/python benchmarks/check_overhead.py   (target from the speed issue: <= 1.5x)
 """
@@ -95,10 +99,77 @@ def certificates() -> None:
           f"{exact.bound_updates}), ratio {exact_s / near_s:.1f}")
 
 
+def proposal_parts() -> None:
+    """Section 4 of the module doc: CPU-time medians of alternating runs, as ratios."""
+    import statistics
+    import subprocess
+
+    import numpy as np
+
+    from verify.search import certificates as search
+    from verify.search.mixed_precision_gram import mixed_precision_active_set
+
+    def alternating(actions: dict, rounds: int = 9) -> dict:
+        times: dict = {name: [] for name in actions}
+        for _ in range(rounds):
+            for name, action in actions.items():
+                started = time.process_time()
+                action()
+                times[name].append(time.process_time() - started)
+        return {name: statistics.median(values) for name, values in times.items()}
+
+    print("
+the float proposal's Gram active set (CPU ms, medians of 9 alternating runs):")
+    for n, d, kind in ((1000, 1000, "decimal"), (400, 1000, "coq")):
+        X, y = generate(n, d, kind, 390 + (n == 400) * 3)
+        A = search._signed_float_matrix(pla.Dataset.from_rows(X, y))
+        first = np.zeros(n, dtype=bool)
+        first[search._smallest(A @ A.sum(axis=0), round(search.GRAM_FIRST_FREE_FRACTION * n))] \
+            = True
+
+        def float64() -> None:
+            H = A @ A.T
+            H += 1.0
+            search._primal_dual_active_set(H, first, 60)
+
+        t = alternating({"float64": float64,
+                         "float32": lambda: mixed_precision_active_set(A, first)})
+        print(f"  {n:,} x {d:,} {kind}: float64 (numpy LU) {t['float64'] * 1e3:.1f} ms, float32 "
+              f"+ refinement {t['float32'] * 1e3:.1f} ms, ratio {t['float64'] / t['float32']:.2f}")
+
+    def process_seconds(code: str) -> float:
+        out = subprocess.run([sys.executable, "-c", "import time, numpy; s = time.process_time()"
+                              f"; {code}; print(time.process_time() - s)"],
+                             capture_output=True, text=True, check=True).stdout
+        return float(out)
+
+    loads: dict = {"scipy.linalg": [], "lapack()": []}
+    for _ in range(5):
+        loads["scipy.linalg"].append(process_seconds("import scipy.linalg"))
+        loads["lapack()"].append(process_seconds(
+            "from verify.search.mixed_precision_gram import lapack; lapack()"))
+    a, b = (statistics.median(loads[k]) for k in ("scipy.linalg", "lapack()"))
+    print(f"  in a fresh process after numpy: import scipy.linalg {a * 1e3:.0f} ms, "
+          f"lapack() {b * 1e3:.0f} ms, ratio {a / b:.1f}")
+
+    rng = np.random.default_rng(0)
+    M = rng.integers(-1000, 1001, size=(1000, 1001))
+    u = rng.integers(-2**40, 2**40, size=1000)
+    v = rng.integers(-2**40, 2**40, size=1001)
+    t = alternating({"matmul T": lambda: M.T @ u, "einsum T": lambda: np.einsum("ij,i->j", M, u),
+                     "matmul": lambda: M @ v, "einsum": lambda: np.einsum("ij,j->i", M, v)},
+                    rounds=41)
+    print(f"  int64 products of a 1,000 x 1,001 matrix: transposed matmul "
+          f"{t['matmul T'] * 1e3:.2f} ms, einsum {t['einsum T'] * 1e3:.2f} ms, ratio "
+          f"{t['matmul T'] / t['einsum T']:.1f}; not transposed {t['matmul'] * 1e3:.2f} ms, "
+          f"{t['einsum'] * 1e3:.2f} ms, ratio {t['matmul'] / t['einsum']:.1f}")
+
+
 def main() -> None:
     runs()
     monitor_per_update()
     certificates()
+    proposal_parts()
 
 
 if __name__ == "__main__":

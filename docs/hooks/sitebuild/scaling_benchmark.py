@@ -126,8 +126,8 @@ def scaling_markdown(report: dict[str, Any]) -> str:
         load = f", load average {m['load_average'][0]:.1f}" if m.get("load_average") else ""
         lines += ["`pla run --check` against `pla run` by shape, whole processes (CPU-time "
                   f"medians of the per-round ratios of alternating runs on {m['cpu']}{load}; "
-                  "*before* is the code before the last pass of issue 29's part 3, one kernel "
-                  "pass and deferred checks):",
+                  "*before* is the code before the last pass of issue 29's part 3, the one "
+                  "described last above):",
                   "", "| data | pla run | pla run --check | ratio | ratio before |",
                   "|---|---:|---:|---:|---:|"]
         for label, r in checks["whole_process"].items():
