@@ -294,11 +294,19 @@ class Monitor:
             wf = tuple(wf)
             if len(wf) != dataset.dim:
                 raise ValueError(f"w_f has {len(wf)} entries, the examples {dataset.dim}")
-            integers = set(map(type, wf)) <= {int}     # (the near-max-margin proposal's)
+            # builtin ints (the near-max-margin proposal's), each type tested by identity: a
+            # set of types compares them by their metaclass's __eq__ and __hash__, which can
+            # claim int, and F must never hold the caller's objects (their arithmetic is theirs)
+            integers = all(type(v) is int for v in wf)
             if integers:
                 Df, F = 1, list(wf)
             else:
                 wf = tuple(map(_fraction, wf))
+                # (Fraction() takes an int subclass's own numerator: it must be a builtin int)
+                if not all(type(v.numerator) is int and type(v.denominator) is int and
+                           v.denominator > 0 for v in wf):
+                    raise TypeError("w_f's entries must be exact numbers (their Fractions' "
+                                    "numerators and denominators builtin ints)")
                 Df = 1
                 for v in wf:          # lcm of the denominators (a division is cheaper than a gcd)
                     if Df % v.denominator:
