@@ -118,8 +118,7 @@ def proposal_parts() -> None:
                 times[name].append(time.process_time() - started)
         return {name: statistics.median(values) for name, values in times.items()}
 
-    print("
-the float proposal's Gram active set (CPU ms, medians of 9 alternating runs):")
+    print("\nthe float proposal's Gram active set (CPU ms, medians of 9 alternating runs):")
     for n, d, kind in ((1000, 1000, "decimal"), (400, 1000, "coq")):
         X, y = generate(n, d, kind, 390 + (n == 400) * 3)
         A = search._signed_float_matrix(pla.Dataset.from_rows(X, y))

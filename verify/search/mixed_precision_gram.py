@@ -38,8 +38,8 @@ REFINEMENT_STEPS = 10
 #: that factorisation and a bordered system of the rows that differ (no new factorisation).
 UPDATE_MAX_ROWS = 64
 #: ... and has at least this many rows: below, a new float32 factorisation costs less than the
-#: update's own work (measured: 8 % slower on the 400 × 1000 Coq-format set, 5 % faster on
-#: 1,000 × 1,000 data).
+#: update's own work (profiled: slower with updates on the 400 × 1000 Coq-format set, whose
+#: blocks have 280–370 rows; faster on 1,000 × 1,000 data).
 UPDATE_MIN_ROWS = 500
 
 _LAPACK: list[Any] = []
