@@ -23,7 +23,7 @@ from verify.kernel.data_checks import (_INT, _LAST_ROWS, _LAST_VALID,  # noqa: F
                                        _SEQUENCES, CertificateError, _check_data, _data_rows,
                                        _exact_number, _own_matrix, _rows_of_ints)
 from verify.kernel.errors import KernelError  # noqa: F401 (C.KernelError)
-from verify.kernel.exact import is_exact_int
+from verify.kernel.exact import has_only_types, is_exact_int, type_is_one_of
 from verify.kernel.products import (_INT64_SAFE_BITS, _LAST_INT64, _LAST_MATRIX,  # noqa: F401
                                     _MAX_LIMBS, _combination, _idot, _int64_products,
                                     _int64_rows, _pairs_combination, _products, _python_rows,
@@ -66,11 +66,11 @@ def _over_common_denominator(values: Any, length: int, what: str) -> tuple[list[
         if len(numerators) != length:
             raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
         return list(numerators), D
-    numbers = list(values) if type(values) not in _SEQUENCES else values
-    if set(map(type, numbers)) <= _PLAIN_NUMBERS:   # whole-list path: no per-entry call
+    numbers = list(values) if not type_is_one_of(values, _SEQUENCES) else values
+    if has_only_types(numbers, _PLAIN_NUMBERS):   # whole-list path: no per-entry call
         numerators = list(map(operator.attrgetter("numerator"), numbers))
         denominators = list(map(operator.attrgetter("denominator"), numbers))
-        if set(map(type, numerators)) <= _INT and set(map(type, denominators)) <= _INT and \
+        if has_only_types(numerators, _INT) and has_only_types(denominators, _INT) and \
                 (not denominators or min(denominators) > 0):
             if len(numerators) != length:
                 raise CertificateError(f"{what} has {len(numerators)} entries, expected {length}")
@@ -107,10 +107,10 @@ def row_products(rows: Any, V: Any) -> list[int]:
     V = list(V)
     rows = _data_rows(rows)
     matrix = _own_matrix(rows)
-    if not matrix and type(rows) not in _SEQUENCES or matrix and rows.shape[1] != len(V):
+    if not matrix and not type_is_one_of(rows, _SEQUENCES) or matrix and rows.shape[1] != len(V):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
-    valid = set(map(type, V)) <= _INT and (matrix or _rows_of_ints(rows, len(V)))
-    if not set(map(type, V)) <= _INT or not valid and any(len(row) != len(V) for row in rows):
+    valid = has_only_types(V, _INT) and (matrix or _rows_of_ints(rows, len(V)))
+    if not has_only_types(V, _INT) or not valid and any(len(row) != len(V) for row in rows):
         raise CertificateError(f"row_products needs rows and a vector of {len(V)} ints")
     if not valid:
         raise CertificateError("row_products needs integer rows")
@@ -137,7 +137,7 @@ def squared_norms(rows: Any) -> list[int]:
     [5, 25]
     """
     rows = _data_rows(rows)
-    dim = len(rows[0]) if type(rows) in _SEQUENCES and len(rows) or _own_matrix(rows) else 0
+    dim = len(rows[0]) if type_is_one_of(rows, _SEQUENCES) and len(rows) or _own_matrix(rows) else 0
     if not (_own_matrix(rows) or _rows_of_ints(rows, dim)):
         raise CertificateError("squared_norms needs rows of ints, all of one length")
     matrix, biggest = _int64_rows(rows, dim)

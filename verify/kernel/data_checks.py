@@ -21,7 +21,8 @@ from itertools import chain
 from typing import Any
 
 from verify.kernel.errors import KernelError
-from verify.kernel.exact import EXACT_INT_TYPES, exact_fraction, is_exact_int
+from verify.kernel.exact import (EXACT_INT_TYPES, exact_fraction, has_only_types, is_exact_int,
+                                 type_is_one_of)
 from verify.kernel.products import _LAST_INT64
 
 __all__ = ["CertificateError"]
@@ -69,20 +70,21 @@ def _check_data(rows: Any, scale: Any, labels: Any) -> int:
     if _LAST_VALID and _LAST_VALID[0][0] is rows and _LAST_VALID[0][1] is labels:
         return _LAST_VALID[0][2]
     matrix = _own_matrix(rows)
-    if type(labels) not in _SEQUENCES or type(rows) not in _SEQUENCES and not matrix:
+    if not type_is_one_of(labels, _SEQUENCES) or not type_is_one_of(rows, _SEQUENCES) and \
+            not matrix:
         raise CertificateError("the data must be a tuple or list of rows and one of labels")
     if len(rows) == 0 or len(rows) != len(labels):
         raise CertificateError(f"{len(rows)} rows and {len(labels)} labels")
     dim = len(rows[0])
     # one pass over all entries at once; only at a fault, a second one for its row
     labels_valid = _LAST_LABELS and _LAST_LABELS[0] is labels or \
-        set(map(type, labels)) <= _INT and set(labels) <= {1, -1}
+        has_only_types(labels, _INT) and set(labels) <= {1, -1}
     if not (labels_valid and (matrix or _rows_of_ints(rows, dim))):
         _first_bad_row(rows, labels, dim)
     if type(labels) is tuple:
         _LAST_LABELS[:] = [labels]
     if type(rows) is tuple and type(labels) is tuple and \
-            set(map(type, rows)) <= {tuple}:
+            has_only_types(rows, (tuple,)):
         _LAST_VALID[:] = [(rows, labels, dim)]
     return dim
 
@@ -134,7 +136,8 @@ def _data_rows(rows: Any) -> Any:
 def _own_matrix(rows: Any) -> bool:
     """Whether ``rows`` is the int64 matrix :func:`_data_rows` checked and copied last (the
     only object other than a tuple of tuples that ``_LAST_INT64`` holds first)."""
-    return bool(_LAST_INT64) and _LAST_INT64[0][0] is rows and type(rows) not in _SEQUENCES
+    return bool(_LAST_INT64) and _LAST_INT64[0][0] is rows and \
+        not type_is_one_of(rows, _SEQUENCES)
 
 
 #: The last tuple of tuples that passed :func:`_rows_of_ints` and its dimension (one pass a set).
@@ -146,10 +149,9 @@ def _rows_of_ints(rows: Any, dim: int) -> bool:
     over all entries at once; a builtin sequence's length and iteration cannot disagree)."""
     if _LAST_ROWS and _LAST_ROWS[0][0] is rows and _LAST_ROWS[0][1] == dim:
         return True
-    row_types = set(map(type, rows)) if type(rows) in _SEQUENCES else {None}
-    valid = row_types <= set(_SEQUENCES) and set(map(len, rows)) <= {dim} and \
-        set(map(type, chain.from_iterable(rows))) <= _INT
-    if valid and type(rows) is tuple and row_types <= {tuple}:
+    valid = type_is_one_of(rows, _SEQUENCES) and has_only_types(rows, _SEQUENCES) and \
+        set(map(len, rows)) <= {dim} and has_only_types(chain.from_iterable(rows), _INT)
+    if valid and type(rows) is tuple and has_only_types(rows, (tuple,)):
         _LAST_ROWS[:] = [(rows, dim)]
     return valid
 
@@ -160,7 +162,7 @@ def _first_bad_row(rows: Any, labels: Any, dim: int) -> None:
     for n, (row, y) in enumerate(zip(rows, labels)):
         if not is_exact_int(y) or y != 1 and y != -1:  # (bool, a subclass of int, is refused)
             raise CertificateError(f"label of row {n} is {y!r}, not +1 or -1", index=n)
-        if sequence and (len(row) != dim or not set(map(type, row)) <= _INT):
+        if sequence and (len(row) != dim or not has_only_types(row, _INT)):
             raise CertificateError(f"row {n} is not {dim} ints", index=n)
     raise CertificateError("the data are not rows of ints with labels +1 or -1")
 

@@ -18,11 +18,38 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["EXACT_INT_TYPES", "exact_fraction", "is_exact_int"]
+__all__ = ["EXACT_INT_TYPES", "exact_fraction", "has_only_types", "is_exact_int", "type_is_one_of"]
 
 #: The one type an exact integer has inside the kernel (``bool`` and subclasses excluded);
-#: bulk checks test ``set(map(type, values)) <= EXACT_INT_TYPES``.
+#: bulk checks test ``has_only_types(values, EXACT_INT_TYPES)``.
 EXACT_INT_TYPES = frozenset({int})
+
+
+def has_only_types(values: Any, types: Any) -> bool:
+    """True when the type of every value is one of ``types``, each compared by identity.
+
+    Not ``set(map(type, values)) <= types``: a set compares types by their metaclass's
+    ``__eq__`` and ``__hash__``, which a class can write to say it is ``int``.  Ids are ints.
+
+    >>> class ClaimsInt(type):
+    ...     __eq__ = lambda cls, other: other is int or type.__eq__(cls, other)
+    ...     __hash__ = lambda cls: hash(int)
+    >>> class Fake(int, metaclass=ClaimsInt):
+    ...     pass
+    >>> set(map(type, [1, Fake(2)])) <= {int}, has_only_types([1, Fake(2)], {int})
+    (True, False)
+    """
+    return set(map(id, map(type, values))) <= set(map(id, types))
+
+
+def type_is_one_of(value: Any, types: Any) -> bool:
+    """True when ``value``'s type is one of ``types`` by identity (``type(v) in types`` asks
+    the metaclass's ``__eq__``).
+
+    >>> type_is_one_of((1,), (tuple, list)), type_is_one_of(True, (int,))
+    (True, False)
+    """
+    return any(type(value) is t for t in types)
 
 
 def is_exact_int(value: Any) -> bool:

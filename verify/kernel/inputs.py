@@ -37,7 +37,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from verify.kernel.exact import exact_fraction, is_exact_int
+from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
 
 __all__ = ["expression", "snapshot"]
 
@@ -179,7 +179,7 @@ def _exact(value: Any, cls: Any) -> Any:
 
 
 def _sequence(value: Any) -> tuple:
-    if type(value) not in (tuple, list):
+    if not type_is_one_of(value, (tuple, list)):
         raise _error(f"{type(value).__name__} is not a tuple")
     return tuple(value)
 

@@ -14,6 +14,8 @@ import operator
 from itertools import compress, repeat
 from typing import Any
 
+from verify.kernel.exact import has_only_types, type_is_one_of
+
 __all__: list[str] = []
 
 #: Σₙ cₙ rowₙ over at most this many (nonzero cₙ) × dim products is summed in Python integers.
@@ -58,7 +60,7 @@ def _row_matrix(rows: Any, dim: int) -> Any:
     if _LAST_MATRIX and _LAST_MATRIX[0][0] is rows:
         return _LAST_MATRIX[0][1]
     matrix = flint.fmpz_mat(len(rows), dim, [v for row in _python_rows(rows) for v in row])
-    if type(rows) is tuple and set(map(type, rows)) <= {tuple}:
+    if type(rows) is tuple and has_only_types(rows, (tuple,)):
         _LAST_MATRIX[:] = [(rows, matrix)]
     return matrix
 
@@ -72,7 +74,7 @@ def _python_rows(rows: Any) -> Any:
     >>> _python_rows(np.array([[2**40, -1]])), _python_rows(((1, 2),))
     ([[1099511627776, -1]], ((1, 2),))
     """
-    return rows if type(rows) in (tuple, list) else rows.tolist()
+    return rows if type_is_one_of(rows, (tuple, list)) else rows.tolist()
 
 
 #: numpy's integer matrix product wraps around silently past 2⁶³ − 1: every sum it forms here
@@ -102,7 +104,7 @@ def _int64_rows(rows: Any, dim: int) -> tuple[Any, int]:
             biggest = max(int(candidate.max()), -int(candidate.min()))
             if biggest < 2**31:
                 matrix = candidate
-    if type(rows) is tuple and set(map(type, rows)) <= {tuple}:
+    if type(rows) is tuple and has_only_types(rows, (tuple,)):
         _LAST_INT64[:] = [(rows, matrix, biggest)]
     return matrix, biggest
 
@@ -187,7 +189,7 @@ def _support_sum(pairs: Any, rows: Any, dim: int) -> list[int]:
     [6, 8]
     """
     total = [0] * dim
-    sequence = type(rows) in (tuple, list)
+    sequence = type_is_one_of(rows, (tuple, list))
     for n, c in pairs:
         row = rows[n] if sequence else rows[n].tolist()    # (Python ints, as _python_rows)
         total = list(map(operator.add, total, map(operator.mul, repeat(c), row)))

@@ -25,6 +25,7 @@ from typing import Any
 
 from verify.kernel.data_checks import (_INT, _SEQUENCES, CertificateError, _check_data,
                                        _data_rows, _exact_number)
+from verify.kernel.exact import has_only_types, type_is_one_of
 from verify.kernel.products import _INT64_SAFE_BITS, _idot, _int64_rows, _products, _python_rows
 
 __all__ = ["RowFacts", "row_facts", "sparse_multipliers"]
@@ -58,8 +59,8 @@ def row_facts(rows: Any, labels: Any, F: Any = None, with_norms: bool = False) -
     rows = _data_rows(rows)
     dim = _check_data(rows, 1, labels)
     if F is not None:
-        F = list(F) if type(F) in _SEQUENCES else None
-        if F is None or len(F) != dim or not set(map(type, F)) <= _INT:
+        F = list(F) if type_is_one_of(F, _SEQUENCES) else None
+        if F is None or len(F) != dim or not has_only_types(F, _INT):
             raise CertificateError(f"F must be a tuple or list of {dim} ints")
     return _checked_row_facts(rows, labels, F, dim, with_norms)
 
@@ -132,7 +133,7 @@ def sparse_multipliers(values: Any, length: int, what: str) -> tuple[list[tuple[
     if type(values) is not dict:
         raise CertificateError(f"{what} is a {type(values).__name__}, not a dict {{row: value}}")
     rows = list(values)
-    valid = set(map(type, rows)) <= _INT and (not rows or 0 <= min(rows) and max(rows) < length)
+    valid = has_only_types(rows, _INT) and (not rows or 0 <= min(rows) and max(rows) < length)
     if not valid:
         row = next(r for r in rows if type(r) is not int or not 0 <= r < length)
         raise CertificateError(f"{what}: row {row!r} ({type(row).__name__}) is not an int in "
