@@ -345,8 +345,7 @@ class Dataset:
 
         if self.n * self.dim < 4096 or self.int64_rows is None:
             return None
-        R = self.int64_rows
-        largest = max(int(R.max()), -int(R.min()), 1)       # 1: the labels ±1 too
+        largest = max(self.int64_magnitude, 1)               # 1: the labels ±1 too
         if largest > 2**16:
             return None
         size = len(str(-largest)) + 1

@@ -526,7 +526,7 @@ class Monitor:
         q = self._norm_at(n)
         # ‖wₜ₊₁‖²: directly at checkpoints, else by the identity (tied to the direct value there)
         N1 = sum(map(mul, W1_list, W1_list)) if full else N + 2 * ky * S + k * k * q
-        if self.wf is None:
+        if self.rho is None:          # no w_f (ρ is set with it; w_f's Fractions wait for the report)
             kernel_steps.check_update(self.constants, t, y, S, q, N, N1, fail=self._reject)
         else:
             P = self.P

@@ -457,8 +457,8 @@ def near_max_margin_proposal(dataset: Any) -> tuple[tuple[int, ...], dict[int, i
     alpha = _dyadic_integers(alpha_float, floor_at=1e-12 * float(alpha_float.max()))
     if w is None or alpha is None:
         return None
-    rows = np.flatnonzero(alpha)
-    return tuple(w.tolist()), dict(zip(rows.tolist(), alpha[rows].tolist()))
+    rows = np.flatnonzero(alpha[0])
+    return tuple(w[0].tolist()), dict(zip(rows.tolist(), alpha[0][rows].tolist()))
 
 
 def shortened(dataset: Any, separator: Separator, bits: Sequence[int] = (12, 16, 20, 24, 32)
@@ -583,31 +583,29 @@ def _dyadic_support(values: Any, floor_at: float = 0.0) -> dict[int, Fraction]:
     >>> _dyadic_support([0.5, 0.0, -0.25, 1e-30], floor_at=1e-20)
     {0: Fraction(1, 2), 2: Fraction(-1, 4)}
     """
-    import math
-
     import numpy as np
 
-    floats = np.asarray(values, dtype=np.float64)
-    rounded = _dyadic_integers(floats, floor_at)
-    if rounded is None:
+    scaled = _dyadic_integers(values, floor_at)
+    if scaled is None:
         return {}
+    rounded, shift = scaled
     # k / 2^shift when shift >= 0; from 2^50 on, k itself: every entry scaled by one power of
     # two, as the per-entry _dyadic always did (w is then divided by its margin, and α's dual
     # bound is the same for every positive multiple of α)
-    unit = Fraction(2) ** (50 - math.frexp(float(np.abs(floats).max()))[1])
+    unit = (Fraction(2) ** shift).numerator
     nonzero = np.flatnonzero(rounded)
-    return {j: Fraction(k, unit.numerator)
-            for j, k in zip(nonzero.tolist(), rounded[nonzero].tolist())}
+    return {j: Fraction(k, unit) for j, k in zip(nonzero.tolist(), rounded[nonzero].tolist())}
 
 
-def _dyadic_integers(values: Any, floor_at: float = 0.0) -> Any:
-    """The int64 array rint(values · 2^shift), with the one power of two that brings the largest
-    |value| to [2⁴⁹, 2⁵⁰) (below 2⁵¹ after scaling, so rint is exact and half-even) and the
-    entries of magnitude at most ``floor_at`` set to 0; None when every value is 0 or one is
-    not finite.
+def _dyadic_integers(values: Any, floor_at: float = 0.0) -> tuple[Any, int] | None:
+    """(k, shift): the int64 array k = rint(values · 2^shift), with the one power of two that
+    brings the largest |value| to [2⁴⁹, 2⁵⁰) (below 2⁵¹ after scaling, so rint is exact and
+    half-even) and the entries of magnitude at most ``floor_at`` set to 0; None when every value
+    is 0 or one is not finite.
 
-    >>> _dyadic_integers([0.5, -0.25, 1e-30], floor_at=1e-20).tolist()
-    [562949953421312, -281474976710656, 0]
+    >>> k, shift = _dyadic_integers([0.5, -0.25, 1e-30], floor_at=1e-20)
+    >>> k.tolist(), shift
+    ([562949953421312, -281474976710656, 0], 50)
     """
     import math
 
@@ -617,11 +615,12 @@ def _dyadic_integers(values: Any, floor_at: float = 0.0) -> Any:
     biggest = float(np.abs(floats).max()) if floats.size else 0.0
     if not biggest or not math.isfinite(biggest):
         return None
-    rounded = np.rint(np.ldexp(floats, 50 - math.frexp(biggest)[1]))
+    shift = 50 - math.frexp(biggest)[1]
+    rounded = np.rint(np.ldexp(floats, shift))
     rounded[np.abs(floats) <= floor_at] = 0.0
     if not rounded.any():
         return None
-    return rounded.astype(np.int64)
+    return rounded.astype(np.int64), shift
 
 
 def lp_separator(dataset: Any, note: str = "") -> Separator | None:

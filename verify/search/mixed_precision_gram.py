@@ -126,25 +126,18 @@ def mixed_precision_active_set(A: Any, free: Any, iterations: int = 60) -> Any:
         u_free = solve(np.ones(index.size))
         if u_free is None or not np.all(np.isfinite(u_free)):
             return None
-        if refining:
-            u, gradient = _refined(A, solve, index, u_free)
-            if u is None:
-                return None
-        else:
+        if not refining:
             u = np.zeros(n, dtype=np.float32)
             u[index] = u_free
             gradient = G @ u + (u.sum() - 1.0)
-        settled = (free & (u > 0)) | (~free & (gradient < 0))
-        if np.array_equal(settled, free):
-            if refining:
-                return u
+            refining = np.array_equal((free & (u > 0)) | (~free & (gradient < 0)), free)
+        if refining:                        # settled in float32: decided in float64 from now on
             u, gradient = _refined(A, solve, index, u_free)
             if u is None:
                 return None
-            refining = True
-            settled = (free & (u > 0)) | (~free & (gradient < 0))
-            if np.array_equal(settled, free):
-                return u
+        settled = (free & (u > 0)) | (~free & (gradient < 0))
+        if refining and np.array_equal(settled, free):
+            return u
         free = settled
     return None
 
