@@ -310,7 +310,7 @@ def count_mistakes(rows: Any, scale: int, labels: Any, w: Any, zero: str = "mist
     """
     rows = _data_rows(rows)
     dim = _check_data(rows, scale, labels)
-    if zero not in ZERO_RULES:
+    if type(zero) is not str or zero not in ZERO_RULES:   # (a str subclass's == could lie)
         raise CertificateError(f"unknown zero convention {zero!r}")
     W, _ = _over_common_denominator(w, dim, "w")
     # yₙ sₙ, sₙ = W·rowₙ has the sign of w·xₙ (W = D·w, row = scale·x, D, scale > 0)
@@ -334,6 +334,8 @@ def check_mistake_count(rows: Any, scale: int, labels: Any, w: Any, claimed: int
     Traceback (most recent call last):
     verify.kernel.data_checks.CertificateError: w makes 1 mistakes, not the claimed 0
     """
+    if not is_exact_int(claimed):      # (a subclass's own != would decide the comparison)
+        raise CertificateError(f"the claimed mistake count {claimed!r} is not an int")
     actual = count_mistakes(rows, scale, labels, w, zero)
     if actual != claimed:
         raise CertificateError(f"w makes {actual} mistakes, not the claimed {claimed}")
