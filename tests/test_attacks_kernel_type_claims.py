@@ -14,7 +14,7 @@ smallest margin of 2⁶² for a w that does not separate (row facts), ρ = 1 for
 (check_separator), 0 mistakes for a w that makes one, a dual bound 10⁶ times too big, a Gordan
 certificate for separable data, labels whose products are always 5.
 
-One hole is left (a strict xfail below): ``check_mistake_count`` compares its own count with
+One hole this found, mended: ``check_mistake_count`` compared its own count with
 the caller's ``claimed`` by the caller's ``!=``.
 """
 
@@ -319,9 +319,6 @@ class AgreesWithEverything(int):
     __hash__ = int.__hash__
 
 
-@pytest.mark.xfail(strict=True, reason="hole: check_mistake_count compares the caller's "
-                   "claimed count with its own != (verify/checks/pocket.py passes "
-                   "result.mistakes, a proposer's object)")
 def test_check_mistake_count_refuses_a_claimed_count_that_is_not_a_plain_int():
     """w = (0, 1) makes 1 mistake on these data; a claim of 5 must be refused, whatever its
     ``!=`` says (``actual != claimed`` runs the subclass's reflected ``__ne__`` first)."""

@@ -753,3 +753,16 @@ def test_check_mistake_count_accepts_only_the_exact_count():
         with pytest.raises(kernel.CertificateError, match=f"w makes 4 mistakes, not the claimed "
                                                           f"{wrong}"):
             kernel.check_mistake_count(MISTAKE_ROWS, 1, MISTAKE_LABELS, [0, 1], wrong)
+
+
+def test_a_claimed_count_or_a_zero_rule_of_another_type_is_refused():
+    """The claim is compared only as a builtin int (a float or bool equal to the count, or an
+    int subclass, would decide the comparison with its own ==); a zero rule only as a str."""
+    class Rule(str):
+        pass
+
+    for claimed in (4.0, Fraction(4), True):
+        with pytest.raises(kernel.CertificateError, match="is not an int"):
+            kernel.check_mistake_count(MISTAKE_ROWS, 1, MISTAKE_LABELS, [0, 1], claimed)
+    with pytest.raises(kernel.CertificateError, match="unknown zero convention"):
+        kernel.count_mistakes(MISTAKE_ROWS, 1, MISTAKE_LABELS, [0, 1], Rule("mistake"))

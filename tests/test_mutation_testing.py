@@ -103,33 +103,32 @@ def test_a_mutant_of_another_source_is_refused():
 
 def test_mutants_of_the_kernel_are_killed_or_survive_as_they_must():
     """End to end on a sample of the kernel: the unmutated copy passes the tests and every
-    mutant of check_mistake_count and count_mistakes is killed but one that these tests cannot
-    tell apart (an unknown sign convention refused by a KeyError instead of the
-    CertificateError).  The real kernel file is never written."""
+    mutant of check_mistake_count and count_mistakes is killed (the one these tests once could
+    not tell apart, an unknown sign convention refused by a KeyError instead of the
+    CertificateError, dies since a str subclass naming a rule is refused).  The real kernel
+    file is never written."""
     path = "verify/kernel/certificates.py"
     real = ROOT / path
     source, before = real.read_text(), real.stat().st_mtime_ns
     tests = [f"tests/test_kernel_edges.py::{name}" for name in (
         "test_count_mistakes_under_each_sign_convention",
         "test_count_mistakes_zero_score_rules_by_label",
-        "test_check_mistake_count_accepts_only_the_exact_count")]
+        "test_check_mistake_count_accepts_only_the_exact_count",
+        "test_a_claimed_count_or_a_zero_rule_of_another_type_is_refused")]
     mutants = mutants_of(source, path)
     chosen = [m for m in mutants if m.function in ("check_mistake_count", "count_mistakes")
               and m.operator in ("compare", "boolean", "not", "arithmetic", "constant",
                                  "negate-if", "no-raise")]
-    # survives these tests: without the raise, the dict lookup at the end refuses an unknown
-    # convention all the same (a KeyError instead of a CertificateError)
-    equivalent = [m for m in chosen if m.function == "count_mistakes" and m.operator == "no-raise"]
-    must_die = [m for m in chosen if m not in equivalent]
-    assert len(must_die) >= 8 and len(equivalent) == 1
+    must_die = chosen
+    assert len(must_die) >= 8
     tree = MutationTree()
     try:
         tree.write(path, unmutated_source(source))
         status, _, detail = run_forked(tree, tests, 120)
         assert status == "survived", detail
         tree.write(path, source)
-        outcomes = [run_mutant(tree, source, m, tests, 120) for m in must_die + equivalent]
-        assert [o.status for o in outcomes] == ["killed"] * len(must_die) + ["survived"], outcomes
+        outcomes = [run_mutant(tree, source, m, tests, 120) for m in must_die]
+        assert [o.status for o in outcomes] == ["killed"] * len(must_die), outcomes
         assert (tree.dir / path).read_text() == source                # restored after each
     finally:
         tree.remove()
