@@ -326,3 +326,27 @@ def test_check_mistake_count_refuses_a_claimed_count_that_is_not_a_plain_int():
     attack = outcome(check_mistake_count, ((1, 1), (1, 2)), 1, (1, -1), [0, 1],
                      AgreesWithEverything(5))
     assert attack[0] == "refused", attack
+
+
+def test_a_symbol_whose_type_claims_to_be_a_sum_does_not_change_a_statement_s_text():
+    """``statement_text`` is what lemma use and ``pla proof`` compare; a base whose metaclass
+    says it is ``sympy.Add`` used to be bracketed as a sum (``(a)**2`` for ``a**2``), so two
+    statements could differ in text while stating the same thing, or the other way round."""
+    import sympy
+
+    from verify.kernel.statements import expression_text
+
+    class ClaimsAdd(type(sympy.Symbol)):
+        def __eq__(cls, other):
+            return other is sympy.Add or type.__eq__(cls, other)
+
+        __hash__ = type.__hash__
+
+    class LyingSymbol(sympy.Symbol, metaclass=ClaimsAdd):
+        pass
+
+    honest = sympy.Symbol("a", real=True)
+    lying = LyingSymbol("a", real=True)
+    assert type(lying) == sympy.Add                     # the lie the old test believed
+    assert expression_text(lying ** 2) == expression_text(honest ** 2) == "a**2"
+    assert expression_text((honest + 1) ** 2) == "(a + 1)**2"   # a real sum keeps its brackets

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from verify.kernel.errors import KernelError
-from verify.kernel.exact import exact_fraction
+from verify.kernel.exact import exact_fraction, type_is_one_of
 
 __all__ = ["content_text", "expression_text", "statement_text"]
 
@@ -98,7 +98,7 @@ def _power(base: Any, exponent: Any) -> str:
 
     sp = _sympy()
     text = expression_text(base)
-    if type(base) in (sp.Add, sp.Mul, sp.Pow) or (isinstance(base, sp.Rational) and
+    if type_is_one_of(base, (sp.Add, sp.Mul, sp.Pow)) or (isinstance(base, sp.Rational) and
                                                    (base.q != 1 or base < 0)):
         text = f"({text})"
     return text if exponent == 1 else f"{text}**{exponent}"
