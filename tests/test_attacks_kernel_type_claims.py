@@ -350,3 +350,19 @@ def test_a_symbol_whose_type_claims_to_be_a_sum_does_not_change_a_statement_s_te
     assert type(lying) == sympy.Add                     # the lie the old test believed
     assert expression_text(lying ** 2) == expression_text(honest ** 2) == "a**2"
     assert expression_text((honest + 1) ** 2) == "(a + 1)**2"   # a real sum keeps its brackets
+
+
+@pytest.mark.parametrize("value", [Inflating(3), Wrapping(3), True])
+def test_sparse_multipliers_take_the_all_int_shortcut_only_for_builtin_ints(value):
+    """{row: αₙ} of builtin ints skip the Fractions (E = 1, the pairs as given); a value whose
+    type claims int (or a bool) must not: it is made a Fraction of plain ints or refused, and
+    no caller's object reaches the kernel's arithmetic."""
+    from verify.kernel.row_facts import sparse_multipliers
+
+    assert sparse_multipliers({2: 5, 0: 7}, 3, "alpha") == ([(0, 7), (2, 5)], 1)
+    try:
+        pairs, E = sparse_multipliers({0: 7, 1: value}, 3, "alpha")
+    except CertificateError:
+        return
+    assert E == 1 and pairs == [(0, 7), (1, 3)]
+    assert all(type(v) is int for _, v in pairs)

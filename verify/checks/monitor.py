@@ -273,9 +273,13 @@ class Monitor:
         self.zero = options.zero
         self.eta = eta = Fraction(options.eta)
         w0 = list(map(_fraction, options.initial_weights(dataset.dim)))
-        self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
+        if any(w0):
+            self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
+            self.W0 = _scaled(w0, D)
+        else:                                   # w₀ = 0 (the default): every W0ᵢ is 0
+            self.D = D = eta.denominator * L
+            self.W0 = [0] * len(w0)
         self.k = k = D * eta.numerator // (eta.denominator * L)   # η·x = k·row / D
-        self.W0 = _scaled(w0, D)
         self.W: Any = list(self.W0)  # type: ignore[arg-type]
         matrix = dataset.int64_rows       # cached on the data set (the fast engine's too)
         self._rows64, self._int64_updates = _int64_carrier(

@@ -74,7 +74,10 @@ def _checked_row_facts(rows: Any, labels: Any, F: list[int] | None, dim: int,
     largest = None
     if with_norms and matrix is not None and \
             (dim * biggest * biggest).bit_length() <= _INT64_SAFE_BITS:
-        norms = _read_only((matrix * matrix).sum(axis=1))      # every sum ≤ dim·max² < 2⁶²
+        import numpy as np
+
+        # every sum ≤ dim·max² < 2⁶² (einsum: no n × dim temporary, as (matrix * matrix).sum)
+        norms = _read_only(np.einsum("ij,ij->i", matrix, matrix))
         largest = int(norms.max())
     elif with_norms:
         norms = tuple(_idot(row, row) for row in _python_rows(rows))
@@ -88,7 +91,8 @@ def _checked_row_facts(rows: Any, labels: Any, F: list[int] | None, dim: int,
         import numpy as np
 
         # (yₙ = ±1: the product of a proved-exact score with it cannot wrap around)
-        margins = _read_only((matrix @ np.array(F, dtype=np.int64)) * _labels_as_vector(labels))
+        margins = _read_only(np.einsum("ij,j->i", matrix, np.array(F, dtype=np.int64)) *
+                             _labels_as_vector(labels))
         n = int(margins.argmin())                           # (numpy: the first minimum)
         return RowFacts(norms, largest, margins, int(margins[n]), n)
     margins = tuple(map(mul, labels, _products(rows, F)))
@@ -139,6 +143,8 @@ def sparse_multipliers(values: Any, length: int, what: str) -> tuple[list[tuple[
         raise CertificateError(f"{what}: row {row!r} ({type(row).__name__}) is not an int in "
                                f"[0, {length})")
     pairs = sorted(values.items())        # (distinct plain ints: only they are compared)
+    if has_only_types(values.values(), _INT):     # builtin ints: E = 1, no Fraction made
+        return pairs, 1
     numbers = [_exact_number(value, f"{what}[{row}]") for row, value in pairs]
     E = lcm(*(v.denominator for v in numbers)) if numbers else 1
     return [(row, v.numerator * (E // v.denominator)) for (row, _), v in zip(pairs, numbers)], E
