@@ -47,6 +47,7 @@ import random
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from operator import mul
 from typing import Any, Iterator
@@ -146,25 +147,50 @@ class _Fail(Exception):
         self.message = message
 
 
-def _exact(value: Any, what: str) -> Fraction:
-    """A canonical exact number string ("3/4", "-2") as a Fraction."""
+def _exact(value: Any, what: str, index: int | None = None) -> Fraction:
+    """A canonical exact number string ("3/4", "-2") as a Fraction (``what`` names it in an
+    error, with ``[index]`` when it is an entry of a vector).
+
+    >>> _exact("-3/4", "score"), _exact("2", "x", 1)
+    (Fraction(-3, 4), Fraction(2, 1))
+    >>> _exact("6/8", "x", 1)
+    Traceback (most recent call last):
+    verify.checks.audit._Fail: x[1] = '6/8' is not in canonical form '3/4'
+    """
+    if type(value) is not str:             # (what JSON gives: a builtin str, nothing else)
+        name = what if index is None else f"{what}[{index}]"
+        raise _Fail("format", f"{name} must be an exact number string, not {value!r}")
+    number = _canonical_number(value)
+    if type(number) is str:
+        name = what if index is None else f"{what}[{index}]"
+        raise _Fail("format", f"{name}{number}")
+    return number
+
+
+@lru_cache(maxsize=1 << 16)
+def _canonical_number(text: str) -> Fraction | str:
+    """The Fraction a canonical exact number string stands for, or what is wrong with it (a
+    text that follows the name of the value).  Remembered per text: a trace repeats its
+    numbers (the data's coordinates in every step), and a Fraction is immutable.
+
+    >>> _canonical_number("-3/4"), _canonical_number("0.5"), _canonical_number("x")
+    (Fraction(-3, 4), " = '0.5' is not in canonical form '1/2'", ": 'x' is not a number")
+    """
     from pla.exact import NumberError, parse_fraction
 
-    if not isinstance(value, str):
-        raise _Fail("format", f"{what} must be an exact number string, not {value!r}")
     try:
-        f = parse_fraction(value)
+        f = parse_fraction(text)
     except NumberError as exc:
-        raise _Fail("format", f"{what}: {exc}") from None
-    if str(f) != value:
-        raise _Fail("format", f"{what} = {value!r} is not in canonical form {str(f)!r}")
+        return f": {exc}"
+    if str(f) != text:
+        return f" = {text!r} is not in canonical form {str(f)!r}"
     return f
 
 
 def _vector(value: Any, dim: int, what: str) -> list[Fraction]:
-    if not isinstance(value, list) or len(value) != dim:
+    if type(value) is not list or len(value) != dim:
         raise _Fail("format", f"{what} must be a list of {dim} exact numbers")
-    return [_exact(v, f"{what}[{i}]") for i, v in enumerate(value)]
+    return [_exact(v, what, i) for i, v in enumerate(value)]
 
 
 def _int(value: Any, what: str) -> int:
