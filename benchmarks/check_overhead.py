@@ -8,6 +8,10 @@
    the Gram active set in float64 (numpy LU) and in float32 (scipy's LAPACK), on the
    1,000 × 1,000 and 400 × 1000 shapes; ``import scipy.linalg`` against loading its LAPACK
    module alone, in fresh processes; the kernel's int64 products by matmul and by einsum.
+5. The set-up's small parts (issue 29, session 37), each against what it replaced: the row
+   norms by ``(M * M).sum(axis=1)`` and by einsum; integer sparse multipliers through one
+   Fraction each (as before) and taken as they are; ``pla audit`` of a 20,000-update trace
+   with every number text parsed afresh (as before) and remembered per text.
 
 Run: .venv/bin/python benchmarks/check_overhead.py   (target from the speed issue: <= 1.5x)
 """
@@ -164,11 +168,90 @@ def proposal_parts() -> None:
           f"{t['einsum'] * 1e3:.2f} ms, ratio {t['matmul'] / t['einsum']:.1f}")
 
 
+def setup_parts() -> None:
+    """Section 5 of the module doc: CPU-time medians of alternating runs, as ratios."""
+    import statistics
+    import tempfile
+    from fractions import Fraction
+    from math import lcm
+
+    import numpy as np
+
+    from verify.checks import audit
+    from verify.kernel.data_checks import _exact_number
+    from verify.kernel.row_facts import sparse_multipliers
+
+    def alternating(actions: dict, rounds: int) -> dict:
+        times: dict = {name: [] for name in actions}
+        for _ in range(rounds):
+            for name, action in actions.items():
+                started = time.process_time()
+                action()
+                times[name].append(time.process_time() - started)
+        return {name: statistics.median(values) for name, values in times.items()}
+
+    print("\nthe set-up's small parts (CPU, medians of alternating runs):")
+    rng = np.random.default_rng(0)
+    M = rng.integers(-1000, 1001, size=(1000, 1001))
+    t = alternating({"sum": lambda: (M * M).sum(axis=1),
+                     "einsum": lambda: np.einsum("ij,ij->i", M, M)}, rounds=41)
+    print(f"  row norms of a 1,000 x 1,001 int64 matrix: (M * M).sum {t['sum'] * 1e3:.2f} ms, "
+          f"einsum {t['einsum'] * 1e3:.2f} ms, ratio {t['sum'] / t['einsum']:.1f}")
+
+    alpha = {int(n): int(a) for n, a in zip(rng.choice(1000, 631, replace=False),
+                                            rng.integers(1, 2**50, size=631))}
+
+    def through_fractions() -> None:      # what sparse_multipliers did for every value before
+        pairs = sorted(alpha.items())
+        numbers = [_exact_number(value, f"alpha[{row}]") for row, value in pairs]
+        E = lcm(*(v.denominator for v in numbers))
+        [(row, v.numerator * (E // v.denominator)) for (row, _), v in zip(pairs, numbers)]
+
+    t = alternating({"fractions": through_fractions,
+                     "ints": lambda: sparse_multipliers(alpha, 1000, "alpha")}, rounds=41)
+    print(f"  631 integer multipliers {{row: alpha}}: through Fractions {t['fractions'] * 1e3:.2f} "
+          f"ms, taken as they are {t['ints'] * 1e3:.2f} ms, ratio "
+          f"{t['fractions'] / t['ints']:.1f}")
+
+    import subprocess
+
+    xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1])
+    with tempfile.TemporaryDirectory() as scratch:
+        data, trace = Path(scratch) / "xor.dat", Path(scratch) / "xor.jsonl"
+        data.write_text("0 0 -1\n1 1 -1\n0 1 1\n1 0 1\n")
+        subprocess.run([sys.executable, "-c", "import sys; from verify.cli import run_main; "
+                        "sys.exit(run_main())", "run", str(data), "--max-updates", "20000",
+                        "--trace", str(trace)], capture_output=True, check=False)
+        remembered = audit._canonical_number
+
+        def audited() -> None:
+            report = audit.audit(str(trace), xor)
+            if (report.status, report.steps) != ("ok", 20_000):
+                raise SystemExit(f"the benchmark's trace did not audit: {report}")
+
+        def afresh() -> None:             # every number text parsed again, as before
+            audit._canonical_number = remembered.__wrapped__
+            try:
+                audited()
+            finally:
+                audit._canonical_number = remembered
+
+        def cached() -> None:
+            remembered.cache_clear()      # (each audit starts with nothing remembered)
+            audited()
+
+        t = alternating({"afresh": afresh, "cached": cached}, rounds=5)
+    print(f"  pla audit of a 20,000-update XOR trace: every number parsed afresh "
+          f"{t['afresh']:.2f} s, remembered per text {t['cached']:.2f} s, ratio "
+          f"{t['afresh'] / t['cached']:.2f}")
+
+
 def main() -> None:
     runs()
     monitor_per_update()
     certificates()
     proposal_parts()
+    setup_parts()
 
 
 if __name__ == "__main__":
