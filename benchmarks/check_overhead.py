@@ -11,7 +11,9 @@
 5. The set-up's small parts (issue 29, session 37), each against what it replaced: the row
    norms by ``(M * M).sum(axis=1)`` and by einsum; integer sparse multipliers through one
    Fraction each (as before) and taken as they are; ``pla audit`` of a 20,000-update trace
-   with every number text parsed afresh (as before) and remembered per text.
+   with every number text parsed afresh (as before) and remembered per text; quadprog's
+   working sets from the mean direction alone (as before) and with the least-squares fit's
+   rows added, on the 10,000 × 100 and 100,000 × 10 sets of ``scaling.py`` and 20,000 × 60.
 
 Run: .venv/bin/python benchmarks/check_overhead.py   (target from the speed issue: <= 1.5x)
 """
@@ -214,6 +216,18 @@ def setup_parts() -> None:
           f"{t['fractions'] / t['ints']:.1f}")
 
     import subprocess
+
+    from verify.search.certificates import _signed_float_matrix, _working_set_qp
+
+    for n, d, kind, seed in ((10_000, 100, "decimal", 392), (100_000, 10, "integer", 390),
+                             (20_000, 60, "decimal", 7)):
+        X, y = generate(n, d, kind, seed)
+        A = _signed_float_matrix(pla.Dataset.from_rows(X, y))
+        t = alternating({"mean": lambda: _working_set_qp(A, fitted_start=False),
+                         "fitted": lambda: _working_set_qp(A)}, rounds=5)
+        print(f"  quadprog working sets, {n:,} x {d:,} {kind}: from the mean direction "
+              f"{t['mean'] * 1e3:.0f} ms, with the least-squares fit's rows "
+              f"{t['fitted'] * 1e3:.0f} ms, ratio {t['mean'] / t['fitted']:.2f}")
 
     xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1])
     with tempfile.TemporaryDirectory() as scratch:

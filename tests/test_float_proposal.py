@@ -213,7 +213,64 @@ def test_after_the_nearest_rounds_the_working_set_only_grows():
     with pytest.MonkeyPatch.context() as m:
         m.setattr(certificates, "QP_NEAREST_ROUNDS", 0)
         m.setattr(quadprog, "solve_qp", recording)
-        assert certificates._working_set_qp(A) is not None
+        # (the start of issue 29: with the fitted rows this set needs fewer than three rounds)
+        assert certificates._working_set_qp(A, fitted_start=False) is not None
     assert len(sets) >= 3
     for earlier, later in zip(sets, sets[1:]):
         assert earlier < later
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(230, 700), st.integers(19, 45))
+def test_the_fitted_start_proves_what_the_mean_start_proved(seed, n, d):
+    """quadprog's first working set adds the rows of smallest margin under the least-squares
+    fit (session 37) from ``QP_FITTED_START_MIN_DIM`` coordinates on: it holds them, the
+    working sets settle on the max-margin w of the start from the mean direction alone, and the
+    kernel-checked certificate proves the same integer bound."""
+    import quadprog
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-100, 101, size=(n, d))
+    w = rng.integers(-5, 6, size=d + 1)
+    w[1] = w[1] or 1
+    scores = w[0] * 10 + X @ w[1:]
+    keep = scores != 0
+    ds = pla.Dataset.from_rows(X[keep].tolist(), np.where(scores[keep] > 0, 1, -1).tolist())
+    A = certificates._signed_float_matrix(ds)
+    first = []
+    solve = quadprog.solve_qp
+
+    def recording(G, a, C, b, *rest):
+        if not first:
+            first.append({tuple(column) for column in np.asarray(C).T.tolist()})
+        return solve(G, a, C, b, *rest)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(quadprog, "solve_qp", recording)
+        fitted = certificates._working_set_qp(A)
+    mean = certificates._working_set_qp(A, fitted_start=False)
+    size = min(A.shape[0], max(2 * A.shape[1], 200))
+    if A.shape[1] >= certificates.QP_FITTED_START_MIN_DIM and size < A.shape[0]:
+        margins = certificates._fitted_margins(A)
+        assert margins is not None
+        nearest = {tuple(row) for row in A[certificates._smallest(margins, size)].tolist()}
+        assert nearest <= first[0]
+    assert (fitted is None) == (mean is None)
+    if fitted is None:
+        return
+    assert np.allclose(fitted[0], mean[0], rtol=1e-6, atol=1e-9)
+    new = near_max_margin(ds)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(certificates, "QP_FITTED_START_MIN_DIM", 10**9)
+        old = near_max_margin(ds)
+    assert (new is None) == (old is None)
+    if new is not None:
+        assert new.tightest_updates == old.tightest_updates
+
+
+def test_the_fitted_margins_refuse_a_singular_fit():
+    """AᵀA singular (two equal columns) or margins that are not finite: no fitted rows, the
+    mean direction alone starts the working sets."""
+    A = np.array([[1.0, 1.0], [2.0, 2.0], [-1.0, -1.0]])
+    assert certificates._fitted_margins(A) is None
+    assert certificates._fitted_margins(np.array([[np.inf, 1.0], [1.0, 2.0]])) is None

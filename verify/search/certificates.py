@@ -838,7 +838,8 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
 QP_NEAREST_ROUNDS = 20
 
 
-def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
+def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
+                    ) -> tuple[Any, Any] | None:
     """(w, α) by quadprog on working sets of rows (None without quadprog, when it fails, or
     after ``rounds`` rounds).
 
@@ -847,7 +848,17 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
     not: near rows keep a dropped row from coming back); after :data:`QP_NEAREST_ROUNDS`
     rounds (a guard against cycling) the set only grows by the rows most violated.  Against
     growing from the first round, this cut quadprog's work (iterations × working-set size) by
-    28–38 % on five generated sets of 3,000–20,000 rows in 30–150 coordinates (issue 29)."""
+    28–38 % on five generated sets of 3,000–20,000 rows in 30–150 coordinates (issue 29).
+
+    The first set holds the ``size`` rows of smallest margin under the mean direction Σₙ Aₙ
+    and, with ``fitted_start`` and from :data:`QP_FITTED_START_MIN_DIM` coordinates on, the
+    ``size`` rows of smallest margin under the least-squares fit of A w = 1
+    (:func:`_fitted_margins`), a direction nearer the max-margin one on most data: on seven
+    generated sets of 3,000–20,000 rows in 30–150 coordinates the two together needed as many
+    cold solves as the mean direction alone or fewer (6 instead of 9 on the 10,000 × 100 set of
+    ``benchmarks/scaling.py``); on 100,000 × 10 one more, where a solve costs a few milliseconds
+    and the fit as much (session 37; ``benchmarks/check_overhead.py`` times both starts).
+    """
     try:
         import numpy as np
         import quadprog
@@ -856,6 +867,10 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
     n, dim = A.shape
     size = min(n, max(2 * dim, 200))
     W = np.sort(_smallest(A @ A.sum(axis=0), size))    # smallest margins of a rough direction
+    fitted = _fitted_margins(A) if fitted_start and size < n and \
+        dim >= QP_FITTED_START_MIN_DIM else None
+    if fitted is not None:
+        W = _index_union(n, W, _smallest(fitted, size))
     identity, zeros = np.eye(dim), np.zeros(dim)
     for round_ in range(rounds):
         try:
@@ -881,6 +896,27 @@ def _working_set_qp(A: Any, rounds: int = 100) -> tuple[Any, Any] | None:
     return None
 
 
+def _fitted_margins(A: Any) -> Any:
+    """A w for the least-squares solution w of A w = 1 (by the normal equations: a dim × dim
+    solve), or None when AᵀA is singular in floats or the margins are not finite.
+
+    >>> import numpy as np
+    >>> A = np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
+    >>> [round(float(m), 6) for m in _fitted_margins(A)]
+    [1.090909, 1.090909, 0.727273]
+    >>> _fitted_margins(np.array([[1.0, 1.0], [2.0, 2.0]])) is None
+    True
+    """
+    import numpy as np
+
+    try:
+        w = np.linalg.solve(A.T @ A, A.sum(axis=0))
+    except np.linalg.LinAlgError:
+        return None
+    margins = A @ w
+    return margins if np.all(np.isfinite(margins)) else None
+
+
 def _index_union(n: int, first: Any, second: Any) -> Any:
     """The sorted row indices in ``first`` or ``second`` (``numpy.union1d`` of indices below
     ``n``, by a mask: ``union1d`` imports ``numpy.ma``, a visible part of a checked process's
@@ -898,6 +934,9 @@ def _index_union(n: int, first: Any, second: Any) -> Any:
     return np.flatnonzero(chosen)
 
 
+#: From this many coordinates on, :func:`_working_set_qp`'s first working set adds the rows of
+#: smallest margin under a least-squares fit (below, its solves are cheap and the fit is not).
+QP_FITTED_START_MIN_DIM = 20
 #: Rows up to which the float proposal works on the n × n Gram matrix (numpy only).
 GRAM_PROPOSAL_MAX_ROWS = 3000
 #: The Gram active set first frees this fraction of the rows, those of smallest margin under
