@@ -458,8 +458,11 @@ def test_an_interrupted_large_trace_is_finished_in_constant_memory(tmp_path, sig
         handle.seek(-300, os.SEEK_END)
         last = json.loads(handle.read().splitlines()[-1])
     assert last["kind"] == "incomplete" and not leftovers(tmp_path)
-    assert pla_cli("audit", str(trace), "--data", data, "--max-input-bytes",
-                   str(2**31)).code == 5
+    assert last["reason"] == ("interrupted" if signum == signal.SIGINT else "terminated (SIGTERM)")
+    if signum == signal.SIGINT:     # (the same abort() finishes both; its 100,000 updates are
+        # audited once: about 15 s of the suite's time each)
+        assert pla_cli("audit", str(trace), "--data", data, "--max-input-bytes",
+                       str(2**31)).code == 5
 
 
 def test_abort_cuts_a_partial_line_and_keeps_a_pending_complete_one(tmp_path):
