@@ -7,17 +7,19 @@
    ``str`` / ``list`` by type identity; errors name ``what[index]``.
 4. ``verify.kernel.statements._power``: a base bracketed by its type tested by identity.
 
-Holes found (``xfail(strict=True)``, see the notes of attack37):
+Holes found, mended in the same session (the tests below were strict xfails until then):
 
-- the monitor's ``any(w0)`` trusts ``Fraction.__bool__``, which asks the numerator: a plain
-  ``Fraction`` whose numerator is an int subclass with ``__bool__ = False`` makes the monitor
-  start from W0 = 0 while the options say w₀ = 3 (an engine that ignores w₀ is accepted);
-- ``_power`` now tests the base's type by identity while ``inputs._walk`` and
-  ``expression_text`` still accept a subclass of ``sympy.Mul`` whose metaclass claims ``Mul``:
-  (a·b)² (a ``Pow`` of such a product) prints ``a*b**2``, the text of a·b², and
-  ``check_claim`` then accepts a checked (a·b)² ≥ 0 as a proof of the false claim a·b² ≥ 0;
-- (not today's change) a non-Mul ``Expr`` whose metaclass claims ``Mul`` passes ``_walk`` and
-  sends ``expression_text`` into unbounded recursion (a RecursionError, no named error).
+- the monitor's ``any(w0)`` trusted ``Fraction.__bool__``, which asks the numerator: a plain
+  ``Fraction`` whose numerator is an int subclass with ``__bool__ = False`` made the monitor
+  start from W0 = 0 while the options say w₀ = 3 (an engine that ignores w₀ was accepted); w₀'s
+  entries are now made Fractions of builtin ints (``exact_fraction``) first;
+- ``_power`` tested the base's type by identity while ``inputs._walk`` and ``expression_text``
+  still accepted a subclass of ``sympy.Mul`` whose metaclass claims ``Mul``: (a·b)² (a ``Pow``
+  of such a product) printed ``a*b**2``, the text of a·b², and ``check_claim`` accepted a
+  checked (a·b)² ≥ 0 as a proof of the false claim a·b² ≥ 0; every type test of ``_walk`` and
+  ``expression_text`` is now by identity, and such a product is refused on entry;
+- (older) a non-Mul ``Expr`` whose metaclass claims ``Mul`` passed ``_walk`` and sent
+  ``expression_text`` into unbounded recursion (a RecursionError); now refused by ``_walk``.
 """
 
 from __future__ import annotations
@@ -252,10 +254,6 @@ def test_monitor_with_w0_zero_accepts_the_genuine_run_and_refuses_a_run_from_els
         pla.run(DS, options=pla.RunOptions(order="first", w0=(1, 0, 0)), on_step=liar)
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: Monitor.__init__ tests w0 = 0 by any(w0), which "
-                   "asks Fraction.__bool__ -> the numerator's __bool__; a plain Fraction 3 "
-                   "whose numerator is an int subclass with __bool__ False makes W0 = [0]*dim "
-                   "(before 5cee60b: W0 = _scaled(w0, D) = [3, 0, 0])")
 def test_a_w0_whose_fractions_are_falsy_but_nonzero_is_not_taken_for_zero():
     opts = pla.RunOptions(order="first", w0=(falsy_fraction(3), Fraction(0), Fraction(0)))
     try:
@@ -452,10 +450,6 @@ def test_a_symbol_claiming_a_compound_type_is_printed_as_a_symbol(claimed):
     assert expression_text(e) == "a**2"
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (cc6a902): inputs._walk accepts a subclass of "
-                   "sympy.Mul whose metaclass claims Mul (kind in (Add, Mul)), expression_text "
-                   "prints it as a product (kind in (Mul, Pow)), but _power no longer brackets "
-                   "it (type identity): Pow(FakeMul(a, b), 2) prints 'a*b**2', the text of a*b**2")
 def test_a_product_whose_type_claims_mul_is_bracketed_or_refused_as_a_power_s_base():
     from verify.kernel.inputs import expression
     from verify.kernel.statements import content_text, expression_text
@@ -476,11 +470,6 @@ def test_a_product_whose_type_claims_mul_is_bracketed_or_refused_as_a_power_s_ba
         "1/(a*b)"
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="HOLE (older than today): an Expr (not a Mul) whose metaclass claims "
-                   "Mul passes inputs._walk (kind in (Add, Mul)) and expression_text recurses "
-                   "without end (_signed -> _atom -> expression_text): a RecursionError, no "
-                   "named DerivationError")
 def test_a_non_product_claiming_mul_is_refused_with_a_named_error():
     from verify.kernel.inputs import expression
     from verify.kernel.statements import expression_text
@@ -495,10 +484,6 @@ def test_a_non_product_claiming_mul_is_refused_with_a_named_error():
         expression_text(e)
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE (cc6a902): the text collision above proves a false "
-                   "claim: check_claim compares conclusions with goals by content_text, so a "
-                   "checked (a*b)**2 >= 0 (by the square of a*b) is taken for 'a*b**2 >= 0', "
-                   "false at a = -1, b = 1")
 def test_a_false_claim_is_not_proved_through_a_product_claiming_mul():
     from verify.kernel import (Certificate, Chain, Derivation, DerivationError, Fact, Link,
                                Square, Term, Theorem)
@@ -514,3 +499,27 @@ def test_a_false_claim_is_not_proved_through_a_product_claiming_mul():
     assert (a * b**2).subs({a: -1, b: 1}) < 0                       # the claim is false
     with pytest.raises(DerivationError):
         check_claim(false_claim, ClaimProof((), proof))
+
+
+def test_a_rational_of_a_class_that_names_sympy_s_module_is_refused():
+    """inputs._walk used to admit any subclass of sympy.Rational whose ``__module__`` said
+    ``sympy.core.numbers`` (a class sets its own module name): its ``p`` and ``q`` are the
+    class's to define.  Only sympy's own six rational classes are admitted now, by identity."""
+    from verify.kernel.inputs import expression
+    from verify.kernel.errors import KernelError
+
+    class Forged(sympy.Rational):
+        __module__ = "sympy.core.numbers"
+        __slots__ = ()
+
+    forged = object.__new__(Forged)
+    forged.p, forged.q = 1, 2
+    with pytest.raises(KernelError, match="not allowed"):
+        expression(forged, frozenset())
+    for honest in (sympy.Rational(3, 2), sympy.Integer(7), sympy.S.Half, sympy.S.Zero,
+                   sympy.S.One, sympy.S.NegativeOne):
+        assert expression(honest, frozenset()) == honest
+    a = sympy.Symbol("a", real=True)
+    with pytest.raises(KernelError, match="integer powers"):
+        expression(a ** sympy.Rational(1, 2), frozenset())
+    assert expression(a ** 3, frozenset()) == a ** 3

@@ -272,7 +272,11 @@ class Monitor:
         self.L = L = dataset.scale
         self.zero = options.zero
         self.eta = eta = Fraction(options.eta)
-        w0 = list(map(_fraction, options.initial_weights(dataset.dim)))
+        # each entry a Fraction of builtin ints (a Fraction whose numerator is an int subclass
+        # could be falsy, or anything else, while it is not 0)
+        w0 = [exact_fraction(_fraction(v)) for v in options.initial_weights(dataset.dim)]
+        if None in w0:
+            raise TypeError("w0's entries must be exact numbers (ints or Fractions of ints)")
         if any(w0):
             self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
             self.W0 = _scaled(w0, D)

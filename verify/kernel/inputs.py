@@ -41,8 +41,6 @@ from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
 
 __all__ = ["expression", "snapshot"]
 
-#: The sympy module of sympy's own number classes (a subclass defined elsewhere is refused).
-_NUMBERS_MODULE = "sympy.core.numbers"
 #: The assumptions a plain real symbol may state.
 _REAL_ASSUMPTIONS = {"real": True, "commutative": True}
 # A name is an ASCII identifier: the canonical printer prints a symbol by its name, so a name
@@ -84,9 +82,12 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
     from verify.kernel.terms import _dot_class
 
     kind = type(e)
-    if isinstance(e, sp.Rational) and kind.__module__ == _NUMBERS_MODULE:
+    # every type below by identity: ``kind in (...)`` asks the metaclass's __eq__, which a
+    # class can write to claim ``Mul`` (a product of its own printed without brackets), and a
+    # module name is the class's to set
+    if type_is_one_of(e, _rational_classes(sp)):
         return
-    if kind in (sp.Symbol, sp.Dummy):
+    if type_is_one_of(e, (sp.Symbol, sp.Dummy)):
         _check_symbol(e)
         if e.name in vectors and not inside_dot:
             raise _error(f"vector {e} used as a scalar")
@@ -102,13 +103,13 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         for index in e.indices:
             _walk(sp, index, frozenset(), inside_dot=False)
         return
-    if kind in (sp.Add, sp.Mul):
+    if type_is_one_of(e, (sp.Add, sp.Mul)):
         for arg in e.args:
             _walk(sp, arg, vectors, inside_dot)
         return
     if kind is sp.Pow:
         exponent = e.exp
-        if not (type(exponent).__module__ == _NUMBERS_MODULE and isinstance(exponent, sp.Integer)):
+        if not type_is_one_of(exponent, _rational_classes(sp)) or exponent.q != 1:
             raise _error(f"{e}: only integer powers are allowed in the kernel")
         _walk(sp, e.base, vectors, inside_dot)
         return
@@ -122,6 +123,13 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         raise _error(f"the number {e} is not allowed in the kernel (only rational numbers)")
     raise _error(f"{e} ({kind.__name__}) is not allowed in the kernel (only polynomials in "
                  f"plain real symbols and Dot atoms)")
+
+
+def _rational_classes(sp: Any) -> tuple[type, ...]:
+    """sympy's own classes of rational numbers (``Rational(p, q)`` makes one of these six)."""
+    numbers = sp.core.numbers
+    return (sp.Rational, sp.Integer, numbers.Zero, numbers.One, numbers.NegativeOne,
+            numbers.Half)
 
 
 def _check_symbol(symbol: Any) -> None:

@@ -51,7 +51,7 @@ def expression_text(e: Any) -> str:
         for negative, body in terms[1:]:
             text += (" - " if negative else " + ") + body
         return text
-    if kind in (sp.Mul, sp.Pow):
+    if type_is_one_of(e, (sp.Mul, sp.Pow)):     # (by identity, as inputs.py admits them)
         negative, body = _signed(e)
         return ("-" if negative else "") + body
     raise _error(f"{e} has no canonical text")
