@@ -523,3 +523,18 @@ def test_a_rational_of_a_class_that_names_sympy_s_module_is_refused():
     with pytest.raises(KernelError, match="integer powers"):
         expression(a ** sympy.Rational(1, 2), frozenset())
     assert expression(a ** 3, frozenset()) == a ** 3
+
+
+def test_the_audit_remembers_short_number_texts_only():
+    """A header's w₀ may hold numbers of 200,000 digits: such a text is parsed each time and
+    never kept by the audit's memo of number texts (which outlives one audit)."""
+    from verify.checks import audit
+
+    audit._canonical_number.cache_clear()
+    long_text = "7" * 5_000 + "/3"
+    assert audit._exact(long_text, "w0", 0) == Fraction(int("7" * 5_000), 3)
+    assert audit._canonical_number.cache_info().currsize == 0
+    assert audit._exact("-12/7", "score") == Fraction(-12, 7)
+    assert audit._exact("-12/7", "score") == Fraction(-12, 7)
+    info = audit._canonical_number.cache_info()
+    assert (info.currsize, info.hits) == (1, 1)

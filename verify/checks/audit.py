@@ -160,14 +160,22 @@ def _exact(value: Any, what: str, index: int | None = None) -> Fraction:
     if type(value) is not str:             # (what JSON gives: a builtin str, nothing else)
         name = what if index is None else f"{what}[{index}]"
         raise _Fail("format", f"{name} must be an exact number string, not {value!r}")
-    number = _canonical_number(value)
+    # (short texts are remembered: a trace repeats them; a long one, which a header's w₀ may
+    # hold, is parsed each time and never kept alive after the audit)
+    number = _canonical_number(value) if len(value) <= _REMEMBERED_LENGTH else \
+        _canonical_number.__wrapped__(value)
     if type(number) is str:
         name = what if index is None else f"{what}[{index}]"
         raise _Fail("format", f"{name}{number}")
     return number
 
 
-@lru_cache(maxsize=1 << 16)
+#: Number texts up to this many characters are remembered, the last 4,096 of them (a few
+#: hundred kilobytes at most).
+_REMEMBERED_LENGTH = 40
+
+
+@lru_cache(maxsize=4096)
 def _canonical_number(text: str) -> Fraction | str:
     """The Fraction a canonical exact number string stands for, or what is wrong with it (a
     text that follows the name of the value).  Remembered per text: a trace repeats its
