@@ -105,6 +105,19 @@ def certificates() -> None:
           f"{exact.bound_updates}), ratio {exact_s / near_s:.1f}")
 
 
+def alternating(actions: dict, rounds: int = 9) -> dict:
+    """The median CPU time of each action over ``rounds`` rounds, the actions taking turns."""
+    import statistics
+
+    times: dict = {name: [] for name in actions}
+    for _ in range(rounds):
+        for name, action in actions.items():
+            started = time.process_time()
+            action()
+            times[name].append(time.process_time() - started)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def proposal_parts() -> None:
     """Section 4 of the module doc: CPU-time medians of alternating runs, as ratios."""
     import statistics
@@ -114,15 +127,6 @@ def proposal_parts() -> None:
 
     from verify.search import certificates as search
     from verify.search.mixed_precision_gram import mixed_precision_active_set
-
-    def alternating(actions: dict, rounds: int = 9) -> dict:
-        times: dict = {name: [] for name in actions}
-        for _ in range(rounds):
-            for name, action in actions.items():
-                started = time.process_time()
-                action()
-                times[name].append(time.process_time() - started)
-        return {name: statistics.median(values) for name, values in times.items()}
 
     print("\nthe float proposal's Gram active set (CPU ms, medians of 9 alternating runs):")
     for n, d, kind in ((1000, 1000, "decimal"), (400, 1000, "coq")):
@@ -172,9 +176,7 @@ def proposal_parts() -> None:
 
 def setup_parts() -> None:
     """Section 5 of the module doc: CPU-time medians of alternating runs, as ratios."""
-    import statistics
     import tempfile
-    from fractions import Fraction
     from math import lcm
 
     import numpy as np
@@ -182,15 +184,6 @@ def setup_parts() -> None:
     from verify.checks import audit
     from verify.kernel.data_checks import _exact_number
     from verify.kernel.row_facts import sparse_multipliers
-
-    def alternating(actions: dict, rounds: int) -> dict:
-        times: dict = {name: [] for name in actions}
-        for _ in range(rounds):
-            for name, action in actions.items():
-                started = time.process_time()
-                action()
-                times[name].append(time.process_time() - started)
-        return {name: statistics.median(values) for name, values in times.items()}
 
     print("\nthe set-up's small parts (CPU, medians of alternating runs):")
     rng = np.random.default_rng(0)
