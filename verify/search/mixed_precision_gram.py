@@ -183,7 +183,9 @@ def _updated_solve(G: Any, base: Any, base_solve: Any, index: Any) -> Any:
         return base_solve
     if r + d > UPDATE_MAX_ROWS:
         return None
-    H_BD = G.take(base, axis=0).take(added, axis=1).astype(np.float64) + 1.0
+    # (G is symmetric: the few added rows first, then B's columns, copy a d × n block, not B's
+    # rows of G)
+    H_BD = G.take(added, axis=0).take(base, axis=1).T.astype(np.float64) + 1.0
     H_DD = G.take(added, axis=0).take(added, axis=1).astype(np.float64) + 1.0
     pins = np.zeros((base.size, r))
     pins[removed, np.arange(r)] = 1.0
