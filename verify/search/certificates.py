@@ -856,8 +856,9 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
     (:func:`_fitted_margins`), a direction nearer the max-margin one on most data: on seven
     generated sets of 3,000–20,000 rows in 30–150 coordinates the two together needed as many
     cold solves as the mean direction alone or fewer (6 instead of 9 on the 10,000 × 100 set of
-    ``benchmarks/scaling.py``); on 100,000 × 10 one more, where a solve costs a few milliseconds
-    and the fit as much (session 37; ``benchmarks/check_overhead.py`` times both starts).
+    ``benchmarks/scaling.py``).  Below 20 coordinates it is not used: on 100,000 × 10 it took
+    one solve more, where a solve costs a few milliseconds and the fit as much (session 37;
+    ``benchmarks/check_overhead.py`` times both starts).
     """
     try:
         import numpy as np
