@@ -14,8 +14,8 @@ f-string messages or type annotations:
 
 >>> source = "def positive(x):\\n    '''doc'''\\n    return x > 0\\n"
 >>> [(m.line, m.operator, m.description) for m in mutants_of(source, "m.py")]
-[(3, 'compare', '> -> >='), (3, 'constant', '0 -> 1')]
->>> print(mutated_source(source, mutants_of(source, "m.py")[0]).splitlines()[-1])
+[(3, 'return-constant', 'return ... -> return True'), (3, 'compare', '> -> >='), (3, 'constant', '0 -> 1')]
+>>> print(mutated_source(source, mutants_of(source, "m.py")[1]).splitlines()[-1])
     return x >= 0
 """
 

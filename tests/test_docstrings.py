@@ -1,4 +1,5 @@
-"""Every docstring example in the packages runs and gives the output it shows."""
+"""Every docstring example in the packages (and in the mutation tool, tests/mutation_testing.py,
+whose module doc shows its mutator) runs and gives the output it shows."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def _modules() -> list[str]:
         names.append(package.__name__)
         for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + "."):
             names.append(info.name)
-    return sorted(names)
+    return sorted(names) + ["tests.mutation_testing"]
 
 
 @pytest.mark.parametrize("name", _modules())
