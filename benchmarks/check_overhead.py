@@ -176,6 +176,7 @@ def proposal_parts() -> None:
 
 def setup_parts() -> None:
     """Section 5 of the module doc: CPU-time medians of alternating runs, as ratios."""
+    import subprocess
     import tempfile
     from math import lcm
 
@@ -184,6 +185,7 @@ def setup_parts() -> None:
     from verify.checks import audit
     from verify.kernel.data_checks import _exact_number
     from verify.kernel.row_facts import sparse_multipliers
+    from verify.search.certificates import _signed_float_matrix, _working_set_qp
 
     print("\nthe set-up's small parts (CPU, medians of alternating runs):")
     rng = np.random.default_rng(0)
@@ -207,10 +209,6 @@ def setup_parts() -> None:
     print(f"  631 integer multipliers {{row: alpha}}: through Fractions {t['fractions'] * 1e3:.2f} "
           f"ms, taken as they are {t['ints'] * 1e3:.2f} ms, ratio "
           f"{t['fractions'] / t['ints']:.1f}")
-
-    import subprocess
-
-    from verify.search.certificates import _signed_float_matrix, _working_set_qp
 
     for n, d, kind, seed in ((10_000, 100, "decimal", 392), (100_000, 10, "integer", 390),
                              (20_000, 60, "decimal", 7)):
