@@ -157,17 +157,17 @@ def _exact(value: Any, what: str, index: int | None = None) -> Fraction:
     Traceback (most recent call last):
     verify.checks.audit._Fail: x[1] = '6/8' is not in canonical form '3/4'
     """
-    if type(value) is not str:             # (what JSON gives: a builtin str, nothing else)
-        name = what if index is None else f"{what}[{index}]"
-        raise _Fail("format", f"{name} must be an exact number string, not {value!r}")
-    # (short texts are remembered: a trace repeats them; a long one, which a header's w₀ may
-    # hold, is parsed each time and never kept alive after the audit)
-    number = _canonical_number(value) if len(value) <= _REMEMBERED_LENGTH else \
-        _canonical_number.__wrapped__(value)
-    if type(number) is str:
-        name = what if index is None else f"{what}[{index}]"
-        raise _Fail("format", f"{name}{number}")
-    return number
+    if type(value) is str:                 # (what JSON gives: a builtin str, nothing else)
+        # (short texts are remembered: a trace repeats them; a long one, which a header's w₀
+        # may hold, is parsed each time and never kept alive after the audit)
+        number = _canonical_number(value) if len(value) <= _REMEMBERED_LENGTH else \
+            _canonical_number.__wrapped__(value)
+        if type(number) is not str:
+            return number
+        problem = number
+    else:
+        problem = f" must be an exact number string, not {value!r}"
+    raise _Fail("format", f"{what if index is None else f'{what}[{index}]'}{problem}")
 
 
 #: Number texts up to this many characters are remembered, the last 4,096 of them (a few

@@ -310,9 +310,9 @@ class Monitor:
                 Df, F = 1, list(wf)
             else:
                 wf = tuple(map(_fraction, wf))
-                # (Fraction() takes an int subclass's own numerator: it must be a builtin int)
-                if not all(type(v.numerator) is int and type(v.denominator) is int and
-                           v.denominator > 0 for v in wf):
+                # (Fraction() takes an int subclass's own numerator: exact_fraction returns a
+                # Fraction itself only when its numerator and denominator are builtin ints)
+                if not all(exact_fraction(v) is v for v in wf):
                     raise TypeError("w_f's entries must be exact numbers (their Fractions' "
                                     "numerators and denominators builtin ints)")
                 Df = 1

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
@@ -125,8 +126,10 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
                  f"plain real symbols and Dot atoms)")
 
 
+@lru_cache(maxsize=1)
 def _rational_classes(sp: Any) -> tuple[type, ...]:
-    """sympy's own classes of rational numbers (``Rational(p, q)`` makes one of these six)."""
+    """sympy's own classes of rational numbers (``Rational(p, q)`` makes one of these six),
+    looked up once (every node of every expression asks)."""
     numbers = sp.core.numbers
     return (sp.Rational, sp.Integer, numbers.Zero, numbers.One, numbers.NegativeOne,
             numbers.Half)

@@ -867,8 +867,9 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
         return None
     n, dim = A.shape
     size = min(n, max(2 * dim, 200))
-    W = np.sort(_smallest(A @ A.sum(axis=0), size))    # smallest margins of a rough direction
-    fitted = _fitted_margins(A) if fitted_start and size < n and \
+    column_sums = A.sum(axis=0)                          # Aᵀ1: the mean direction, times n
+    W = np.sort(_smallest(A @ column_sums, size))       # smallest margins of a rough direction
+    fitted = _fitted_margins(A, column_sums) if fitted_start and size < n and \
         dim >= QP_FITTED_START_MIN_DIM else None
     if fitted is not None:
         W = _index_union(n, W, _smallest(fitted, size))
@@ -897,13 +898,14 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
     return None
 
 
-def _fitted_margins(A: Any) -> Any:
-    """A w for the least-squares solution w of A w = 1 (by the normal equations: a dim × dim
-    solve), or None when AᵀA is singular in floats or the margins are not finite.
+def _fitted_margins(A: Any, column_sums: Any = None) -> Any:
+    """A w for the least-squares solution w of A w = 1 (by the normal equations AᵀA w = Aᵀ1,
+    ``column_sums`` being Aᵀ1 when the caller has it: a dim × dim solve), or None when AᵀA is
+    singular in floats or the margins are not finite.
 
     >>> import numpy as np
     >>> A = np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
-    >>> [round(float(m), 6) for m in _fitted_margins(A)]
+    >>> [round(float(m), 6) for m in _fitted_margins(A, A.sum(axis=0))]
     [1.090909, 1.090909, 0.727273]
     >>> _fitted_margins(np.array([[1.0, 1.0], [2.0, 2.0]])) is None
     True
@@ -911,7 +913,7 @@ def _fitted_margins(A: Any) -> Any:
     import numpy as np
 
     try:
-        w = np.linalg.solve(A.T @ A, A.sum(axis=0))
+        w = np.linalg.solve(A.T @ A, A.sum(axis=0) if column_sums is None else column_sums)
     except np.linalg.LinAlgError:
         return None
     margins = A @ w
