@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd
 from typing import Any
 
 from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
@@ -87,6 +88,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
     # class can write to claim ``Mul`` (a product of its own printed without brackets), and a
     # module name is the class's to set
     if type_is_one_of(e, _rational_classes(sp)):
+        _check_rational(e)
         return
     if type_is_one_of(e, (sp.Symbol, sp.Dummy)):
         _check_symbol(e)
@@ -110,7 +112,10 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         return
     if kind is sp.Pow:
         exponent = e.exp
-        if not type_is_one_of(exponent, _rational_classes(sp)) or exponent.q != 1:
+        if not type_is_one_of(exponent, _rational_classes(sp)):
+            raise _error(f"{e}: only integer powers are allowed in the kernel")
+        _check_rational(exponent)
+        if exponent.q != 1:
             raise _error(f"{e}: only integer powers are allowed in the kernel")
         _walk(sp, e.base, vectors, inside_dot)
         return
@@ -133,6 +138,16 @@ def _rational_classes(sp: Any) -> tuple[type, ...]:
     numbers = sp.core.numbers
     return (sp.Rational, sp.Integer, numbers.Zero, numbers.One, numbers.NegativeOne,
             numbers.Half)
+
+
+def _check_rational(number: Any) -> None:
+    """A rational atom's ``p`` and ``q`` are builtin ints in lowest terms with ``q > 0``:
+    sympy's slots can be set after construction (``3/-1`` reads as positive, ``1/0`` breaks
+    its arithmetic), and its text is printed from them."""
+    p, q = number.p, number.q
+    if not (type(p) is int and type(q) is int and q > 0 and gcd(p, q) == 1):
+        raise _error(f"the rational {p!r}/{q!r} is not in lowest terms with a positive "
+                     f"denominator")
 
 
 def _check_symbol(symbol: Any) -> None:
