@@ -274,10 +274,11 @@ class Monitor:
         self.eta = eta = Fraction(options.eta)
         # each entry a Fraction of builtin ints (a Fraction whose numerator is an int subclass
         # could be falsy, or anything else, while it is not 0)
-        w0 = [exact_fraction(_fraction(v)) for v in options.initial_weights(dataset.dim)]
-        if None in w0:
+        w0 = list(map(exact_fraction, map(_fraction, options.initial_weights(dataset.dim))))
+        if any(v is None for v in w0):          # (``None in w0`` asks every Fraction's __eq__)
             raise TypeError("w0's entries must be exact numbers (ints or Fractions of ints)")
-        if any(w0):
+        w0_zero = not any(v.numerator for v in w0)          # (builtin ints now)
+        if not w0_zero:
             self.D = D = lcm(eta.denominator * L, *(v.denominator for v in w0))
             self.W0 = _scaled(w0, D)
         else:                                   # w₀ = 0 (the default): every W0ᵢ is 0
@@ -292,7 +293,7 @@ class Monitor:
         self.N = self.N0
         self.t = 0
         self.checks = 0
-        self.w0_zero = not any(w0)
+        self.w0_zero = w0_zero
         self.classical = self.w0_zero if classical is None else classical
         if self.classical:
             self.N0 = 0  # the classical forms start from w₀ = 0
