@@ -243,6 +243,7 @@ def test_the_mixed_method_runs_and_finds_the_float64_solution(mixed_everywhere, 
 @example(pla.Dataset.from_rows([[1, 2, 3, 4]] * 6, [1] * 6))                 # one row, six times
 @example(pla.Dataset.from_rows([[2**31 - 1, 0, 1], [1, 1, 0], [0, 0, 1]], [1, -1, 1]))
 @example(pla.Dataset.from_rows([[0] * 8, [0] * 7 + [79872]], [1, 1]))       # 1 − Σu ≈ 1.6e-10
+@example(pla.Dataset.from_rows([[0, 0, 0], [0, 0, 100001]], [1, 1]))   # u = (1, 0) was accepted
 def test_the_mixed_answer_is_optimal_and_the_verdict_is_exact(ds):
     """Whatever the float32 method answers is optimal in float64 and gives the float64
     path's w; the near-max-margin bracket holds the exact bound and pins its integer when it

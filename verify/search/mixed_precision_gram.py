@@ -30,7 +30,9 @@ __all__ = ["lapack", "mixed_precision_active_set", "MIXED_PRECISION_MIN_ROWS"]
 #: float64 one costs a few milliseconds and scipy's LAPACK would cost as much to load).
 MIXED_PRECISION_MIN_ROWS = 150
 #: The refined u_F is accepted when every entry of its float64 residual 1 − H_FF u_F is at
-#: most this (the right-hand side is 1).
+#: most this times min(1, 1 − Σu) (the right-hand side is 1; w = Aᵀu / (1 − Σu) magnifies an
+#: error of u by 1 / (1 − Σu): a residual of 10⁻¹⁰ accepted u = (1, 0), Σu = 1, where the
+#: answer was 1 − 10⁻¹⁰; found by hypothesis).
 REFINED_RESIDUAL = 1e-10
 #: At most this many refinement steps per settled free set.
 REFINEMENT_STEPS = 10
@@ -150,7 +152,9 @@ def _factored_solve(G: Any, index: Any, solver: Any) -> Any:
 
     block = G.take(index, axis=0).take(index, axis=1)
     block += 1.0
-    factor, info = solver.spotrf(block, lower=1, clean=0, overwrite_a=1)
+    # (the block is symmetric: its transpose is the same matrix in Fortran order, which LAPACK
+    # factors in place; the block itself f2py would copy first)
+    factor, info = solver.spotrf(block.T, lower=1, clean=0, overwrite_a=1)
     if info:
         return None
 
@@ -221,7 +225,8 @@ def _updated_solve(G: Any, base: Any, base_solve: Any, index: Any) -> Any:
 def _refined(A: Any, solve: Any, index: Any, u_free: Any) -> tuple[Any, Any]:
     """(u, gradient H u − 1) in float64, u_F refined from the float32 solution ``u_free`` by
     residual steps with the float32 solver ``solve`` of the free block; (None, None) when the
-    residual does not fall below :data:`REFINED_RESIDUAL`."""
+    residual does not fall below :data:`REFINED_RESIDUAL` times min(1, 1 − Σu) (never when
+    Σu ≥ 1)."""
     import numpy as np
 
     n = A.shape[0]
@@ -232,7 +237,7 @@ def _refined(A: Any, solve: Any, index: Any, u_free: Any) -> tuple[Any, Any]:
         gradient = A @ (A.T @ u) + (u.sum() - 1.0)
         residual = -gradient[index]
         size = float(np.abs(residual).max())
-        if size <= REFINED_RESIDUAL:
+        if size <= REFINED_RESIDUAL * min(1.0, 1.0 - float(u.sum())):
             return u, gradient
         if not size < 0.5 * worst:          # no longer converging
             break
