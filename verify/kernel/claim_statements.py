@@ -233,14 +233,16 @@ class _Context:
         return any(content_text(f) in self.allowed for f in _domain_facts(d))
 
     def within(self, theorem: Theorem, what: str) -> CheckedTheorem:
-        """Check ``theorem`` and that it rests only on allowed hypotheses."""
+        """Check ``theorem`` and that it rests only on allowed hypotheses (read from the
+        kernel's checked copy: the proposer's object may be no Theorem at all)."""
+        checked = check_theorem(theorem)
+        theorem = checked.theorem
         if theorem.naturals or theorem.family is not None:
             raise DerivationError(f"{what}: a claim's theorem has no naturals or per-step "
                                   f"hypotheses (only a Sum goal is proved by induction)")
         if set(theorem.vectors) != set(self.statement.vectors):
             raise DerivationError(f"{what}: declares the vectors {sorted(theorem.vectors)}, "
                                   f"the claim {sorted(self.statement.vectors)}")
-        checked = check_theorem(theorem)
         for hyp in checked.theorem.hyps:
             if content_text(hyp.content) not in self.allowed:
                 raise DerivationError(f"{what}: hypothesis {hyp.name} "

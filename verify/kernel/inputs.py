@@ -120,6 +120,8 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         _walk(sp, e.base, vectors, inside_dot)
         return
     if kind is _dot_class():
+        if len(e.args) != 2:          # (built past Function's arity check: printed as Dot(a, b))
+            raise _error(f"Dot takes two vectors, not {len(e.args)}")
         for arg in e.args:
             _walk(sp, arg, vectors, inside_dot=True)
         return
@@ -144,7 +146,7 @@ def _check_rational(number: Any) -> None:
     """A rational atom's ``p`` and ``q`` are builtin ints in lowest terms with ``q > 0``:
     sympy's slots can be set after construction (``3/-1`` reads as positive, ``1/0`` breaks
     its arithmetic), and its text is printed from them."""
-    p, q = number.p, number.q
+    p, q = getattr(number, "p", None), getattr(number, "q", None)    # (slots may be unset)
     if not (type(p) is int and type(q) is int and q > 0 and gcd(p, q) == 1):
         raise _error(f"the rational {p!r}/{q!r} is not in lowest terms with a positive "
                      f"denominator")
