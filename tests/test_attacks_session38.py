@@ -337,11 +337,10 @@ def test_the_walk_refuses_a_power_with_a_forged_exponent_of_q_none():
         check_theorem(one_step(bad, "=", bad))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "HOLE: check_claim's induction path (_check_induction) prints the proposer's main theorem "
-    "with statement_text before check_theorem walks it; a Pow whose forged exponent has q=None "
-    "(refused by the walk with DerivationError) makes expression_text raise TypeError"))
 def test_an_induction_proof_with_a_forged_exponent_is_refused_with_a_derivation_error():
+    """Mended: check_claim's induction path (_check_induction) printed the proposer's main
+    theorem with statement_text before check_theorem walked it; a Pow whose forged exponent has
+    q=None (refused by the walk with DerivationError) made expression_text raise TypeError."""
     statement = _sum_statement()
     expected = sum_theorem(statement)
     goal = expected.conclusions[0]
