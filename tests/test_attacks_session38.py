@@ -498,3 +498,30 @@ def test_a_genuine_claim_still_passes():
     assert checked.shown.endswith("x**2 >= 0")
     with pytest.raises(KernelError):
         check_claim(ClaimStatement(goals=(Goal(X ** 2, ">", 0),)), ClaimProof((), proof))
+
+
+def test_an_int_or_fraction_that_is_no_exact_number_is_refused_by_name():
+    """``expression`` converts an int or Fraction exactly; one whose parts are not ints (a
+    Fraction subclass reporting a str numerator) is refused with a DerivationError naming it,
+    not passed on to sympy (the mutation run found no test reaching that refusal)."""
+    class Lying(Fraction):
+        numerator = property(lambda self: "1")
+
+    with pytest.raises(DerivationError, match="is not an exact number"):
+        expression(Lying(1, 2), NO_VECTORS)
+    assert expression(Fraction(1, 2), NO_VECTORS) == sp.Rational(1, 2)
+
+
+def test_a_symbol_named_by_a_str_subclass_is_refused():
+    """A symbol's name must be a builtin str: a str subclass can print one text and compare as
+    another (the mutation run found no test of the type test in ``_check_symbol``)."""
+    class Name(str):
+        def __str__(self):
+            return "y"
+
+    named = sp.Symbol(Name("z_named"), real=True)
+    assert type(named.name) is Name
+    with pytest.raises(DerivationError, match="ASCII identifier"):
+        expression(named, NO_VECTORS)
+    with pytest.raises(DerivationError, match="ASCII identifier"):
+        expression(X + named, NO_VECTORS)
