@@ -525,3 +525,27 @@ def test_a_symbol_named_by_a_str_subclass_is_refused():
         expression(named, NO_VECTORS)
     with pytest.raises(DerivationError, match="ASCII identifier"):
         expression(X + named, NO_VECTORS)
+
+
+@pytest.mark.parametrize("depth, refused", [(8, False), (9, True)])
+def test_case_splits_nest_at_most_eight_deep(depth, refused):
+    """The copy refuses case splits nested deeper than _MAX_CASE_DEPTH = 8 (each level doubles
+    the work), and takes eight levels: the bound is exactly 8 (the mutation run found no test
+    reaching it, nor any copy of a nested CaseSplit in the kernel's test files)."""
+    from verify.kernel.inputs import snapshot
+    from verify.kernel.terms import CaseSplit, Derivation, Fact, Theorem
+
+    fact = Fact(X ** 2, ">=", 0)
+    inner = Derivation(())
+    for level in range(depth):
+        inner = Derivation((CaseSplit(f"c{level}", X, fact, inner, Derivation(())),))
+    theorem = Theorem("nested", "nested", (), (), (), (fact,), inner)
+    if refused:
+        with pytest.raises(DerivationError, match="nested deeper than 8"):
+            snapshot(theorem)
+    else:
+        copy = snapshot(theorem)
+        line, levels = copy.proof.lines[0], 1
+        while line.nonneg.lines:
+            line, levels = line.nonneg.lines[0], levels + 1
+        assert levels == depth and copy is not theorem
