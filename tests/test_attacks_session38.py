@@ -527,8 +527,9 @@ def test_a_symbol_named_by_a_str_subclass_is_refused():
         expression(X + named, NO_VECTORS)
 
 
+@pytest.mark.parametrize("branch", ["nonneg", "negative"])
 @pytest.mark.parametrize("depth, refused", [(8, False), (9, True)])
-def test_case_splits_nest_at_most_eight_deep(depth, refused):
+def test_case_splits_nest_at_most_eight_deep(depth, refused, branch):
     """The copy refuses case splits nested deeper than _MAX_CASE_DEPTH = 8 (each level doubles
     the work), and takes eight levels: the bound is exactly 8 (the mutation run found no test
     reaching it, nor any copy of a nested CaseSplit in the kernel's test files)."""
@@ -538,7 +539,8 @@ def test_case_splits_nest_at_most_eight_deep(depth, refused):
     fact = Fact(X ** 2, ">=", 0)
     inner = Derivation(())
     for level in range(depth):
-        inner = Derivation((CaseSplit(f"c{level}", X, fact, inner, Derivation(())),))
+        cases = (inner, Derivation(())) if branch == "nonneg" else (Derivation(()), inner)
+        inner = Derivation((CaseSplit(f"c{level}", X, fact, *cases),))
     theorem = Theorem("nested", "nested", (), (), (), (fact,), inner)
     if refused:
         with pytest.raises(DerivationError, match="nested deeper than 8"):
@@ -546,6 +548,6 @@ def test_case_splits_nest_at_most_eight_deep(depth, refused):
     else:
         copy = snapshot(theorem)
         line, levels = copy.proof.lines[0], 1
-        while line.nonneg.lines:
-            line, levels = line.nonneg.lines[0], levels + 1
+        while getattr(line, branch).lines:
+            line, levels = getattr(line, branch).lines[0], levels + 1
         assert levels == depth and copy is not theorem
