@@ -18,16 +18,17 @@ misdescribe (a Rational 0 that sympy calls nonzero, a Rational 2 it calls non-in
 exponent -1 forged) proves nothing false: the kernel canonicalises it on the first arithmetic or
 keeps it as an opaque atom, and a forged negative exponent still needs a positive divisor.
 
-Holes (strict xfail), see notes/attack38.md: a forged rational whose slot is unset raises
-AttributeError in ``_check_rational``; ``check_claim``'s induction path prints the proposer's
-theorem before walking it (TypeError); a denominator that ``together`` cancels (x * x**(-1),
-genuine or forged exponent) needs no positive divisor, so ``x/x = 1`` is checked with no
-hypothesis; under CPython's default digit limit (outside the CLI) integers of more than 4300
-digits make the canonical text and the kernel's messages raise ValueError; an exponent has no
-size bound (2**(10**11) hangs the check); sum/product/power nodes built without
-``is_commutative`` pass the walk and crash sympy; a Dot of three arguments is admitted and
-printed as the Dot of its first two; check_claim reads ``proof.main`` and its vectors before
-checking their types.
+Mended after the review (the tests pass now): a forged rational whose slot is unset raised
+AttributeError in ``_check_rational``; ``check_claim``'s induction path printed the proposer's
+theorem before walking it (TypeError); a Dot of three arguments was admitted and printed as the
+Dot of its first two; check_claim read ``proof.main`` and its vectors before checking their types.
+
+Still open (strict xfail; listed on the trusted-base page): a denominator that ``together``
+cancels (x * x**(-1), genuine or forged exponent) needs no positive divisor, so ``x/x = 1`` is
+checked with no hypothesis; under CPython's default digit limit (outside the CLI) integers of
+more than 4300 digits make the canonical text and the kernel's messages raise ValueError; an
+exponent has no size bound (2**(10**11) hangs the check); sum/product/power nodes built without
+``is_commutative`` pass the walk and crash sympy.
 """
 
 from __future__ import annotations
