@@ -40,6 +40,7 @@ from verify.kernel.claim_display import statement_display
 from verify.kernel.claim_names import fresh_name as _fresh
 from verify.kernel.claim_names import statement_names as _names
 from verify.kernel.derivations import check_theorem
+from verify.kernel.inputs import snapshot
 from verify.kernel.statements import content_text, expression_text, statement_text
 from verify.kernel.terms import (
     Chain, CheckedTheorem, Derivation, DerivationError, Fact, Family, Hyp, Induction, Rewrite,
@@ -442,12 +443,14 @@ def _check_induction(statement: ClaimStatement, proof: ClaimProof,
         return statement_text(replace(theorem, conclusions=theorem.conclusions[:goals]))
 
     goals = len(expected.conclusions)
-    checked = check_theorem(main)        # (first: the texts below are of the kernel's copy)
-    main = checked.theorem
-    if stated(main) != statement_text(expected):
+    copy = snapshot(main)       # (walked and copied: only then may its statement be printed)
+    if stated(copy) != statement_text(expected):
         raise DerivationError("the induction theorem does not state the claim:\n"
-                              f"{stated(main)}\nexpected:\n{statement_text(expected)}")
-    if not (isinstance(main.proof, Induction) and main.proof.variable == expected.proof.variable
-            and main.proof.index == expected.proof.index):
+                              f"{stated(copy)}\nexpected:\n{statement_text(expected)}")
+    if not (isinstance(copy.proof, Induction) and copy.proof.variable == expected.proof.variable
+            and copy.proof.index == expected.proof.index):
         raise DerivationError("the claim is proved by induction on the kernel's T and t")
+    checked = check_theorem(main)
+    if stated(checked.theorem) != statement_text(expected):
+        raise DerivationError("the checked induction theorem does not state the claim")
     return CheckedClaim(statement, statement_display(statement), (checked,))
