@@ -106,6 +106,9 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         for index in e.indices:
             _walk(sp, index, frozenset(), inside_dot=False)
         return
+    if type_is_one_of(e, (sp.Add, sp.Mul, sp.Pow)) and \
+            getattr(e, "is_commutative", None) is not True:   # (built past sympy's constructors)
+        raise _error(f"{kind.__name__} node without sympy's commutativity slot")
     if type_is_one_of(e, (sp.Add, sp.Mul)):
         for arg in e.args:
             _walk(sp, arg, vectors, inside_dot)
