@@ -13,7 +13,8 @@
    Fraction each (as before) and taken as they are; ``pla audit`` of a 20,000-update trace
    with every number text parsed afresh (as before) and remembered per text; quadprog's
    working sets from the mean direction alone (as before) and with the least-squares fit's
-   rows added, on the 10,000 × 100 and 100,000 × 10 sets of ``scaling.py`` and 20,000 × 60.
+   rows added, and a first working set twice as large (session 39), on the 10,000 × 100 and
+   100,000 × 10 sets of ``scaling.py`` and five more generated sets.
 
 Run: .venv/bin/python benchmarks/check_overhead.py   (target from the speed issue: <= 1.5x)
 """
@@ -211,14 +212,19 @@ def setup_parts() -> None:
           f"{t['fractions'] / t['ints']:.1f}")
 
     for n, d, kind, seed in ((10_000, 100, "decimal", 392), (100_000, 10, "integer", 390),
-                             (20_000, 60, "decimal", 7)):
+                             (20_000, 60, "decimal", 7), (3_000, 30, "decimal", 1),
+                             (5_000, 150, "decimal", 2), (20_000, 150, "decimal", 3),
+                             (10_000, 50, "integer", 4)):
         X, y = generate(n, d, kind, seed)
         A = _signed_float_matrix(pla.Dataset.from_rows(X, y))
-        t = alternating({"mean": lambda: _working_set_qp(A, fitted_start=False),
-                         "fitted": lambda: _working_set_qp(A)}, rounds=5)
+        t = alternating({"mean": lambda: _working_set_qp(A, fitted_start=False, first_factor=1),
+                         "fitted": lambda: _working_set_qp(A, first_factor=1),
+                         "twice": lambda: _working_set_qp(A, first_factor=2)}, rounds=5)
         print(f"  quadprog working sets, {n:,} x {d:,} {kind}: from the mean direction "
               f"{t['mean'] * 1e3:.0f} ms, with the least-squares fit's rows "
-              f"{t['fitted'] * 1e3:.0f} ms, ratio {t['mean'] / t['fitted']:.2f}")
+              f"{t['fitted'] * 1e3:.0f} ms (ratio {t['mean'] / t['fitted']:.2f}), a first set "
+              f"twice as large {t['twice'] * 1e3:.0f} ms (ratio to the last "
+              f"{t['fitted'] / t['twice']:.2f})")
 
     xor = pla.Dataset.from_rows([[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1])
     with tempfile.TemporaryDirectory() as scratch:

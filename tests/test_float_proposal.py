@@ -213,8 +213,9 @@ def test_after_the_nearest_rounds_the_working_set_only_grows():
     with pytest.MonkeyPatch.context() as m:
         m.setattr(certificates, "QP_NEAREST_ROUNDS", 0)
         m.setattr(quadprog, "solve_qp", recording)
-        # (the start of issue 29: with the fitted rows this set needs fewer than three rounds)
-        assert certificates._working_set_qp(A, fitted_start=False) is not None
+        # (the start of issue 29: with the fitted rows, or a first set twice as large, this
+        # set needs fewer than three rounds)
+        assert certificates._working_set_qp(A, fitted_start=False, first_factor=1) is not None
     assert len(sets) >= 3
     for earlier, later in zip(sets, sets[1:]):
         assert earlier < later
@@ -249,8 +250,10 @@ def test_the_fitted_start_proves_what_the_mean_start_proved(seed, n, d):
         m.setattr(quadprog, "solve_qp", recording)
         fitted = certificates._working_set_qp(A)
     mean = certificates._working_set_qp(A, fitted_start=False)
-    size = min(A.shape[0], max(2 * A.shape[1], 200))
-    if A.shape[1] >= certificates.QP_FITTED_START_MIN_DIM and size < A.shape[0]:
+    size = min(A.shape[0], certificates.QP_FIRST_FACTOR * max(2 * A.shape[1], 200))
+    if size == A.shape[0]:
+        assert len(first[0]) == len({tuple(row) for row in A.tolist()})     # every row
+    elif A.shape[1] >= certificates.QP_FITTED_START_MIN_DIM:
         margins = certificates._fitted_margins(A)
         assert margins is not None
         nearest = {tuple(row) for row in A[certificates._smallest(margins, size)].tolist()}

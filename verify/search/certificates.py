@@ -836,10 +836,13 @@ def _working_set_gram(A: Any, rounds: int = 50) -> tuple[Any, Any] | None:
 #: Rounds of :func:`_working_set_qp` whose working set is the last support and the rows of
 #: smallest margin (then the working set only grows).
 QP_NEAREST_ROUNDS = 20
+#: :func:`_working_set_qp`'s first working set takes this many times its later ``size`` rows
+#: of smallest margin under each start direction (1 before session 39).
+QP_FIRST_FACTOR = 2
 
 
-def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
-                    ) -> tuple[Any, Any] | None:
+def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
+                    first_factor: int | None = None) -> tuple[Any, Any] | None:
     """(w, α) by quadprog on working sets of rows (None without quadprog, when it fails, or
     after ``rounds`` rounds).
 
@@ -850,15 +853,18 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
     growing from the first round, this cut quadprog's work (iterations × working-set size) by
     28–38 % on five generated sets of 3,000–20,000 rows in 30–150 coordinates (issue 29).
 
-    The first set holds the ``size`` rows of smallest margin under the mean direction Σₙ Aₙ
-    and, with ``fitted_start`` and from :data:`QP_FITTED_START_MIN_DIM` coordinates on, the
-    ``size`` rows of smallest margin under the least-squares fit of A w = 1
+    The first set holds the ``first_factor`` × ``size`` rows (default
+    :data:`QP_FIRST_FACTOR`) of smallest margin under the mean direction Σₙ Aₙ and, with
+    ``fitted_start`` and from :data:`QP_FITTED_START_MIN_DIM` coordinates on, as many rows of
+    smallest margin under the least-squares fit of A w = 1
     (:func:`_fitted_margins`), a direction nearer the max-margin one on most data: on seven
     generated sets of 3,000–20,000 rows in 30–150 coordinates the two together needed as many
     cold solves as the mean direction alone or fewer (6 instead of 9 on the 10,000 × 100 set of
     ``benchmarks/scaling.py``).  Below 20 coordinates it is not used: on 100,000 × 10 it took
     one solve more, where a solve costs a few milliseconds and the fit as much (session 37;
-    ``benchmarks/check_overhead.py`` times both starts).
+    ``benchmarks/check_overhead.py`` times both starts).  A first set twice that size (session
+    39) needed 1–3 cold solves instead of 2–7 on seven generated sets of 3,000–100,000 rows in
+    10–150 coordinates, and 0.70–0.98 of the time (10,000 × 100: 3 solves instead of 6).
     """
     try:
         import numpy as np
@@ -867,12 +873,13 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True
         return None
     n, dim = A.shape
     size = min(n, max(2 * dim, 200))
+    first = min(n, (QP_FIRST_FACTOR if first_factor is None else first_factor) * size)
     column_sums = A.sum(axis=0)                          # Aᵀ1: the mean direction, times n
-    W = np.sort(_smallest(A @ column_sums, size))       # smallest margins of a rough direction
-    fitted = _fitted_margins(A, column_sums) if fitted_start and size < n and \
+    W = np.sort(_smallest(A @ column_sums, first))      # smallest margins of a rough direction
+    fitted = _fitted_margins(A, column_sums) if fitted_start and first < n and \
         dim >= QP_FITTED_START_MIN_DIM else None
     if fitted is not None:
-        W = _index_union(n, W, _smallest(fitted, size))
+        W = _index_union(n, W, _smallest(fitted, first))
     identity, zeros = np.eye(dim), np.zeros(dim)
     for round_ in range(rounds):
         try:
