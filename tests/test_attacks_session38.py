@@ -25,10 +25,12 @@ Dot of its first two; check_claim read ``proof.main`` and its vectors before che
 
 Still open (strict xfail; listed on the trusted-base page): a denominator that ``together``
 cancels (x * x**(-1), genuine or forged exponent) needs no positive divisor, so ``x/x = 1`` is
-checked with no hypothesis; under CPython's default digit limit (outside the CLI) integers of
-more than 4300 digits make the canonical text and the kernel's messages raise ValueError; an
-exponent has no size bound (2**(10**11) hangs the check).  (Sum/product/power nodes built
-without ``is_commutative`` passed the walk and crashed sympy: mended, refused by the walk.)
+checked with no hypothesis; under CPython's default digit limit (outside the CLI) an integer of
+more than 4300 digits in a derivation's own refusal message (derivations.py) raises ValueError.
+(Sum/product/power nodes built without ``is_commutative`` passed the walk and crashed sympy:
+mended, refused by the walk.  Mended since: the canonical text prints an integer of any length
+under any digit limit (a claim about one is proved in every process); an expression has at most
+``inputs.MAX_NODES`` nodes written out, so 2**(10**11) is refused by the walk at once.)
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ from verify.kernel.claim_statements import (
     check_claim,
     sum_theorem,
 )
-from verify.kernel.inputs import expression
+from verify.kernel.inputs import MAX_NODES, expression
 from verify.kernel.statements import expression_text
 from verify.kernel.terms import DerivationError, _dot_class
 
@@ -156,6 +158,10 @@ def test_every_forged_rational_is_refused_or_prints_as_the_genuine_one(p, q):
             with pytest.raises(DerivationError, match="only integer powers"):
                 expression(e, NO_VECTORS)
             continue
+        if abs(p) + 3 > MAX_NODES and e is compounds[-1]:   # (3 nodes and |p| copies of x)
+            with pytest.raises(DerivationError, match="written out"):
+                expression(e, NO_VECTORS)
+            continue
         expression(e, NO_VECTORS)
         assert expression_text(e) == expression_text(g)
 
@@ -168,8 +174,13 @@ def test_a_forged_integer_is_admitted_with_its_own_value_and_text(p):
     expression(i, NO_VECTORS)
     assert expression_text(i) == str(p) == expression_text(sp.Integer(p))
     e = node(sp.Pow, X, i)
+    if abs(p) > MAX_NODES:          # (the exponent bound: x**p is p copies of x written out)
+        with pytest.raises(DerivationError, match="written out"):
+            expression(e, NO_VECTORS)
+    small = p % 2001 - 1000
+    e = node(sp.Pow, X, forged_integer(small))
     expression(e, NO_VECTORS)
-    assert expression_text(e) == expression_text(sp.Pow(X, p, evaluate=False))
+    assert expression_text(e) == expression_text(sp.Pow(X, small, evaluate=False))
 
 
 def test_integer_q_and_the_singletons_p_q_cannot_be_shadowed_by_an_instance():
@@ -377,18 +388,17 @@ def test_a_big_integer_is_checked_and_printed_when_the_digit_limit_is_lifted():
     assert check_theorem(proof.main).steps == 1
     assert check_claim(statement, proof).shown.endswith(f"{BIG} > 0")
     e = sp.Pow(X, BIG, evaluate=False)
-    expression(e, NO_VECTORS)
-    assert expression_text(e) == f"x**{BIG}"
+    with pytest.raises(DerivationError, match="written out"):     # (the exponent bound)
+        expression(e, NO_VECTORS)
+    assert expression_text(e) == f"x**{BIG}"         # (a claim's own statement is not walked)
     with pytest.raises(DerivationError, match="does not match"):
         check_theorem(one_step(sp.Integer(BIG), ">", 0, (Term(1, ()),)))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "HOLE (only where the digit limit is CPython's default, i.e. outside the CLI): "
-    "expression_text prints a rational with str(p); an integer of more than 4300 digits makes "
-    "statement_text, so check_claim, raise ValueError"))
 def test_a_claim_about_a_big_integer_is_proved_under_the_default_digit_limit(
         default_digit_limit):
+    """Mended: expression_text printed a rational with str(p), so an integer of more than
+    4300 digits made statement_text, so check_claim, raise ValueError outside the CLI."""
     statement, proof = big_claim()
     assert check_theorem(proof.main).steps == 1        # the check itself never prints
     check_claim(statement, proof)
@@ -403,15 +413,16 @@ def test_a_wrong_certificate_about_a_big_integer_is_refused_under_the_default_di
         check_theorem(one_step(sp.Integer(BIG), ">", 0, (Term(1, ()),)))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "HOLE (default digit limit only): a power's exponent is printed by sympy's str "
-    "(statements._power): x**(10**5000), admitted by the walk, makes expression_text raise "
-    "ValueError"))
 def test_a_power_with_a_big_exponent_has_a_text_under_the_default_digit_limit(
         default_digit_limit):
+    """Mended: a power's exponent was printed by sympy's str (statements._power), so
+    x**(10**5000), then admitted by the walk, made expression_text raise ValueError.  The walk
+    refuses it now (MAX_NODES), with a message that does not print it, and its text (a claim's
+    own statement is printed unwalked) is made under any digit limit."""
     e = sp.Pow(X, BIG, evaluate=False)
-    expression(e, NO_VECTORS)
-    assert expression_text(e).startswith("x**1000")
+    with pytest.raises(DerivationError, match="exponent <16610-bit integer>"):
+        expression(e, NO_VECTORS)
+    assert expression_text(e) == "x**1" + "0" * 5000
 
 
 _HANG = textwrap.dedent("""
@@ -430,10 +441,9 @@ _HANG = textwrap.dedent("""
 """)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE: no bound on a power's exponent: 2**(10**11) (unevaluated) passes the walk, and "
-    "together() in _check_link evaluates it (hangs for minutes, or MemoryError)"))
 def test_a_huge_exponent_is_refused_quickly():
+    """Mended: 2**(10**11) (unevaluated) passed the walk, and together() in _check_link
+    evaluated it (hung for minutes, or MemoryError); the walk refuses it (MAX_NODES)."""
     import os
 
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(__file__)))

@@ -18,7 +18,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["EXACT_INT_TYPES", "exact_fraction", "has_only_types", "is_exact_int", "type_is_one_of"]
+__all__ = ["EXACT_INT_TYPES", "decimal_text", "exact_fraction", "has_only_types", "is_exact_int",
+           "type_is_one_of"]
 
 #: The one type an exact integer has inside the kernel (``bool`` and subclasses excluded);
 #: bulk checks test ``has_only_types(values, EXACT_INT_TYPES)``.
@@ -93,3 +94,26 @@ def exact_fraction(value: Any) -> Fraction | None:
     if numerator is None or not denominator:
         return None
     return Fraction(numerator, denominator)
+
+
+#: An int below this has fewer than 640 digits, the least that ``sys.set_int_max_str_digits``
+#: accepts (and the length below which CPython never checks the limit): ``str`` prints it.
+_SHORT = 10 ** 600
+
+
+def decimal_text(n: int) -> str:
+    """``str(n)`` for a builtin int of any size, in every process: the canonical text of a
+    statement must not depend on ``sys.get_int_max_str_digits()``, process-wide state that the
+    CLI and the tests lift and a notebook, mkdocs or Sphinx keeps at 4300 digits.  A long int
+    is cut in two by ``divmod`` with a power of ten until every piece prints under any limit.
+
+    >>> decimal_text(-(10 ** 700 + 7)) == "-1" + "0" * 699 + "7"
+    True
+    """
+    if n < 0:
+        return "-" + decimal_text(-n)
+    if n < _SHORT:
+        return str(n)
+    half = n.bit_length() * 3 // 20          # (at most half of n's digits: high >= 1)
+    high, low = divmod(n, 10 ** half)
+    return decimal_text(high) + decimal_text(low).rjust(half, "0")

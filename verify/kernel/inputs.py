@@ -14,9 +14,13 @@ it.  It must be built, with sympy's own classes and nothing else, from
   a symbol is a natural number is said by the theorem (``naturals``), never by sympy;
 - indexed scalars ``y[t]`` (``Indexed`` of an ``IndexedBase`` with a plain name), indices
   walked the same way;
-- ``Add``, ``Mul`` and ``Pow`` with an integer exponent (a negative one is a denominator, which
-  the positive-divisor rule must cover);
-- the kernel's own ``Dot(u, v)``; vector atoms (declared in the theorem) only inside it.
+- ``Add``, ``Mul`` (at least two arguments) and ``Pow`` (a base and an integer exponent; a
+  negative one is a denominator, which the positive-divisor rule must cover), each with
+  sympy's commutativity slot, as sympy's constructors make them;
+- the kernel's own ``Dot(u, v)``; vector atoms (declared in the theorem) only inside it;
+
+and written out (a power ``b**n`` as ``|n|`` copies of ``b``) it has at most
+:data:`MAX_NODES` nodes.
 
 Any other function (``sin``, ``Abs``, ``sqrt``, a user's ``Function``), any subclass of these
 classes, and any other object is refused with :class:`DerivationError` naming it.
@@ -41,7 +45,7 @@ from typing import Any
 
 from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
 
-__all__ = ["expression", "snapshot"]
+__all__ = ["MAX_NODES", "expression", "snapshot"]
 
 #: The assumptions a plain real symbol may state.
 _REAL_ASSUMPTIONS = {"real": True, "commutative": True}
@@ -76,13 +80,43 @@ def expression(e: Any, vectors: frozenset, vectors_free: bool = False) -> Any:
     if not isinstance(e, sp.Basic):
         raise _error(f"{type(e).__name__} {e!r} is not an expression (only sympy objects, "
                      f"int and Fraction are)")
-    _walk(sp, e, vectors, inside_dot=vectors_free)
+    _walk(sp, e, vectors, inside_dot=vectors_free, size=_Size())
     return e
 
 
-def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
+#: The most nodes an expression may have written out as a tree: a power ``b**n`` counts as
+#: ``|n|`` copies of ``b`` (an exponent 0 as one), a subexpression shared by several nodes once
+#: for each (a sympy tree may share one object everywhere).  The kernel's arithmetic (sympy's
+#: ``expand``, ``together``) works on the written-out form: without a bound, ``2**(10**11)``
+#: (four nodes) or a tower ``((2**64)**64)**64`` stalled it.  With it, a power costs no more
+#: than its product written out, an integer it evaluates to has at most this many times the
+#: bits of the input's largest, and the walk itself stops after this many visits.  The
+#: built-in theorems need 48, the site's claims 65 (``2**64``): 10,000 leaves a margin of 150
+#: (``2**9999`` passes) and keeps a refused input's walk short.  Multiplying out a product of
+#: sums stays exponential in general (``(x + y + z)**300``, 1,201 nodes, takes minutes).
+MAX_NODES = 10_000
+
+
+class _Size:
+    """The nodes counted so far of one expression written out (see :data:`MAX_NODES`)."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def add(self, copies: int) -> None:
+        self.nodes += copies
+        if self.nodes > MAX_NODES:
+            raise _error(f"the expression has more than {MAX_NODES} nodes written out (a power "
+                         f"b**n counts n copies of b)")
+
+
+def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
+          copies: int = 1) -> None:
+    """Check ``e`` (see the module docstring); ``copies``: how many times it occurs written
+    out (the product of the exponents of the powers around it)."""
     from verify.kernel.terms import _dot_class
 
+    size.add(copies)
     kind = type(e)
     # every type below by identity: ``kind in (...)`` asks the metaclass's __eq__, which a
     # class can write to claim ``Mul`` (a product of its own printed without brackets), and a
@@ -99,41 +133,71 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool) -> None:
         base = e.base
         if type(base) is not sp.IndexedBase or type(base.label) is not sp.Symbol \
                 or len(base.args) != 1:
-            raise _error(f"{e} is not an indexed symbol with a plain name")
+            raise _error(f"{_shown(e)} is not an indexed symbol with a plain name")
         _check_symbol(base.label)
         if base.label.name in vectors and not inside_dot:
             raise _error(f"vector {e} used as a scalar")
         for index in e.indices:
-            _walk(sp, index, frozenset(), inside_dot=False)
+            _walk(sp, index, frozenset(), False, size, copies)
         return
-    if type_is_one_of(e, (sp.Add, sp.Mul, sp.Pow)) and \
-            getattr(e, "is_commutative", None) is not True:   # (built past sympy's constructors)
-        raise _error(f"{kind.__name__} node without sympy's commutativity slot")
+    if type_is_one_of(e, (sp.Add, sp.Mul, sp.Pow)):
+        # (built past sympy's constructors: without the slot sympy fails on the node later; a
+        # sum or product of fewer than two terms, or a power of other than a base and an
+        # exponent, is nothing sympy makes, and sympy reads a power's first two arguments only)
+        if getattr(e, "is_commutative", None) is not True:
+            raise _error(f"{kind.__name__} node without sympy's commutativity slot")
+        if len(e.args) < 2 or (kind is sp.Pow and len(e.args) != 2):
+            raise _error(f"{kind.__name__} node of {len(e.args)} arguments (sympy builds "
+                         f"{'a power of exactly 2' if kind is sp.Pow else 'one of at least 2'})")
     if type_is_one_of(e, (sp.Add, sp.Mul)):
         for arg in e.args:
-            _walk(sp, arg, vectors, inside_dot)
+            _walk(sp, arg, vectors, inside_dot, size, copies)
         return
     if kind is sp.Pow:
-        exponent = e.exp
+        base, exponent = e.args
         if not type_is_one_of(exponent, _rational_classes(sp)):
-            raise _error(f"{e}: only integer powers are allowed in the kernel")
+            raise _error(f"{_shown(e)}: only integer powers are allowed in the kernel")
         _check_rational(exponent)
         if exponent.q != 1:
-            raise _error(f"{e}: only integer powers are allowed in the kernel")
-        _walk(sp, e.base, vectors, inside_dot)
+            raise _error(f"{_shown(e)}: only integer powers are allowed in the kernel")
+        if copies * abs(exponent.p) > MAX_NODES:     # (refused before anything is computed)
+            raise _error(f"a power's exponent {_number(exponent.p)} makes more than "
+                         f"{MAX_NODES} nodes written out (a power b**n counts n copies of b)")
+        _walk(sp, base, vectors, inside_dot, size, copies * max(1, abs(exponent.p)))
         return
     if kind is _dot_class():
         if len(e.args) != 2:          # (built past Function's arity check: printed as Dot(a, b))
             raise _error(f"Dot takes two vectors, not {len(e.args)}")
         for arg in e.args:
-            _walk(sp, arg, vectors, inside_dot=True)
+            _walk(sp, arg, vectors, True, size, copies)
         return
     if e is sp.I:
         raise _error("I is not allowed in the kernel (only rational numbers)")
     if isinstance(e, sp.Number):
-        raise _error(f"the number {e} is not allowed in the kernel (only rational numbers)")
-    raise _error(f"{e} ({kind.__name__}) is not allowed in the kernel (only polynomials in "
-                 f"plain real symbols and Dot atoms)")
+        raise _error(f"the number {_shown(e)} is not allowed in the kernel (only rational "
+                     f"numbers)")
+    raise _error(f"{_shown(e)} ({kind.__name__}) is not allowed in the kernel (only "
+                 f"polynomials in plain real symbols and Dot atoms)")
+
+
+def _shown(e: Any, text: Any = str) -> str:
+    """``e`` for a message about it, or what it is when its text would be long (a refused
+    tree may share one node everywhere) or cannot be made (an integer past the process's digit
+    limit: ``sys.get_int_max_str_digits()``)."""
+    from verify.kernel.terms import _sympy
+
+    try:
+        for nodes, _ in enumerate(_sympy().preorder_traversal(e)):
+            if nodes == 50:
+                return f"a {type(e).__name__} of more than 50 nodes"
+        return text(e)
+    except Exception:       # (ValueError: the digit limit; a node sympy cannot print)
+        return f"a {type(e).__name__} that has no short text"
+
+
+def _number(n: int) -> str:
+    """A builtin int for a message: its digits when short, else its size."""
+    return str(n) if n.bit_length() <= 200 else f"<{n.bit_length()}-bit integer>"
 
 
 @lru_cache(maxsize=1)
@@ -151,8 +215,9 @@ def _check_rational(number: Any) -> None:
     its arithmetic), and its text is printed from them."""
     p, q = getattr(number, "p", None), getattr(number, "q", None)    # (slots may be unset)
     if not (type(p) is int and type(q) is int and q > 0 and gcd(p, q) == 1):
-        raise _error(f"the rational {p!r}/{q!r} is not in lowest terms with a positive "
-                     f"denominator")
+        shown = [_number(v) if type(v) is int else _shown(v, repr) for v in (p, q)]
+        raise _error(f"the rational {shown[0]}/{shown[1]} is not in lowest terms with a "
+                     f"positive denominator")
 
 
 def _check_symbol(symbol: Any) -> None:
@@ -323,12 +388,27 @@ class _Copier:
                     factors.append(f)
                 else:
                     raise _error(f"unknown certificate factor {f!r}")
-            terms.append(Term(term.coeff, tuple(factors)))
+            terms.append(Term(self.coefficient(term.coeff), tuple(factors)))
         eqs = tuple(EqTerm(self.scalar(_exact(q, EqTerm).multiplier), _name(q.name))
                     for q in _sequence(c.eq_terms))
         divisors = tuple(_name(n) for n in _sequence(c.divisors))
         return Link(_name(k.rel), self.scalar(k.expr), Certificate(tuple(terms), eqs, divisors),
                     _name(k.note))
+
+    def coefficient(self, c: Any) -> Fraction:
+        """A certificate coefficient as a Fraction of builtin ints: an int, a Fraction, or one
+        of sympy's own rational classes by identity (a subclass of Rational whose module says
+        ``sympy.core.numbers`` and whose ``<`` says it is not negative was taken as it was)."""
+        from verify.kernel.terms import _sympy
+
+        number = exact_fraction(c)
+        if number is None and type_is_one_of(c, _rational_classes(_sympy())):
+            _check_rational(c)
+            number = Fraction(c.p, c.q)
+        if number is None:
+            raise _error(f"certificate: coefficient {_shown(c, repr)} is not a rational number "
+                         f"(an int, a Fraction of ints or a sympy Rational)")
+        return number
 
     def lemma_use(self, use: Any) -> Any:
         from verify.kernel.terms import LemmaUse, _sympy

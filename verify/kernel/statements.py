@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from verify.kernel.errors import KernelError
-from verify.kernel.exact import exact_fraction, type_is_one_of
+from verify.kernel.exact import decimal_text, exact_fraction, type_is_one_of
 
 __all__ = ["content_text", "expression_text", "statement_text"]
 
@@ -38,7 +38,7 @@ def expression_text(e: Any) -> str:
     sp = _sympy()
     kind = type(e)
     if isinstance(e, sp.Rational):
-        return str(e.p) if e.q == 1 else f"{e.p}/{e.q}"
+        return _digits(e.p) if e.q == 1 else f"{_digits(e.p)}/{_digits(e.q)}"
     if isinstance(e, sp.Symbol):
         return e.name
     if kind is sp.Indexed:
@@ -76,10 +76,10 @@ def _signed(e: Any) -> tuple[bool, str]:
     coeff = abs(coeff)
     parts = sorted(numerator)
     if coeff.p != 1:
-        parts.insert(0, str(coeff.p))
+        parts.insert(0, _digits(coeff.p))
     top = "*".join(parts) or "1"
     if coeff.q != 1:
-        denominator.insert(0, str(coeff.q))
+        denominator.insert(0, _digits(coeff.q))
     if not denominator:
         return negative, top
     bottom = "*".join(sorted(denominator))
@@ -101,7 +101,16 @@ def _power(base: Any, exponent: Any) -> str:
     if type_is_one_of(base, (sp.Add, sp.Mul, sp.Pow)) or (isinstance(base, sp.Rational) and
                                                    (base.q != 1 or base < 0)):
         text = f"({text})"
-    return text if exponent == 1 else f"{text}**{exponent}"
+    if exponent == 1:
+        return text
+    shown = expression_text(exponent) if isinstance(exponent, sp.Rational) else str(exponent)
+    return f"{text}**{shown}"
+
+
+def _digits(n: Any) -> str:
+    """A rational's numerator or denominator: a builtin int by :func:`decimal_text` (the same
+    text whatever the process's digit limit), anything else as ``str`` prints it."""
+    return decimal_text(n) if type(n) is int else str(n)
 
 
 def statement_text(theorem: Any) -> str:
