@@ -242,10 +242,19 @@ def _negation_proved(claim: Claim) -> tuple[str, str] | None:
     return None
 
 
-def decide_claim(claim: Claim, points: int = 4500, extra_points: int = 20000,
+#: Points of the quick counterexample search before the kernel is asked.  The search only
+#: proposes (a counterexample is checked exactly; the kernel decides a proof) and runs again
+#: with ``extra_points`` after a failed proof, so this only moves work: on the site's 134
+#: claims 500 points and 4,500 (the number before session 39) give the same verdicts,
+#: counterexamples and reasons, in 14.8 s and 27.4 s of CPU (0 points: 22.0 s, since every
+#: claim then needs the kernel's vacuity check).
+QUICK_POINTS = 500
+
+
+def decide_claim(claim: Claim, points: int = QUICK_POINTS, extra_points: int = 20000,
                  seed: int = 0) -> Verdict:
-    """Decide a parsed claim: quick exact search for a counterexample, then the kernel
-    (vacuity, domain conditions, the claim), then a wider counterexample search."""
+    """Decide a parsed claim: quick exact search for a counterexample (``points``), then the
+    kernel (vacuity, domain conditions, the claim), then a wider counterexample search."""
     found, satisfiable = refute(claim, points, seed)
     if found is None:
         status, text, domain, shown = _propose(claim, vacuity=not satisfiable)
