@@ -100,6 +100,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/check_overhead.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python benchmarks/scaling.py
 	$(BIN)/python benchmarks/standard_facts.py
+	$(BIN)/python benchmarks/claim_search.py
 	$(BIN)/python benchmarks/coq_check.py
 
 # Pocket speed (issue 6): 2,000 runs x 50 updates on 500 x 4 data, test error on 500 more points.

@@ -246,8 +246,9 @@ def _negation_proved(claim: Claim) -> tuple[str, str] | None:
 #: proposes (a counterexample is checked exactly; the kernel decides a proof) and runs again
 #: with ``extra_points`` after a failed proof, so this only moves work: on the site's 134
 #: claims 500 points and 4,500 (the number before session 39) give the same verdicts,
-#: counterexamples and reasons, in 14.8 s and 27.4 s of CPU (0 points: 22.0 s, since every
-#: claim then needs the kernel's vacuity check).
+#: counterexamples, reasons and certificates, in less CPU time (``benchmarks/claim_search.py``
+#: times both; 0 points cost more again, since every claim then needs the kernel's vacuity
+#: check).
 QUICK_POINTS = 500
 
 
