@@ -323,6 +323,7 @@ _KERNEL_TESTS = (
     "tests/test_attacks_row_facts.py", "tests/test_attacks_stop35_mends.py",
     "tests/test_attacks_kernel_type_claims.py", "tests/test_attacks_session37.py",
     "tests/test_attacks_session37b.py", "tests/test_attacks_session38.py",
+    "tests/test_attacks_session39b.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",

@@ -23,9 +23,10 @@ AttributeError in ``_check_rational``; ``check_claim``'s induction path printed 
 theorem before walking it (TypeError); a Dot of three arguments was admitted and printed as the
 Dot of its first two; check_claim read ``proof.main`` and its vectors before checking their types.
 
-Still open (strict xfail; listed on the trusted-base page): a denominator that ``together``
-cancels (x * x**(-1), genuine or forged exponent) needs no positive divisor, so ``x/x = 1`` is
-checked with no hypothesis; under CPython's default digit limit (outside the CLI) integers of
+Mended later: a denominator that ``together`` cancels (x * x**(-1), genuine or forged exponent)
+needed no positive divisor, so ``x/x = 1`` was checked with no hypothesis.
+
+Still open (strict xfail; listed on the trusted-base page): under CPython's default digit limit (outside the CLI) integers of
 more than 4300 digits make the canonical text and the kernel's messages raise ValueError; an
 exponent has no size bound (2**(10**11) hangs the check).  (Sum/product/power nodes built
 without ``is_commutative`` passed the walk and crashed sympy: mended, refused by the walk.)
@@ -269,18 +270,18 @@ def test_a_forged_negative_exponent_is_a_denominator_needing_a_positive_divisor(
 
 
 @pytest.mark.parametrize("forged", [True, False], ids=["forged-exponent", "genuine-exponent"])
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE: positive-divisor rule bypassed: _check_link looks for denominators in "
-    "together(side), which cancels x * x**(-1) to 1 first, so the theorem x*x**(-1) = 1 (text "
-    "'x/x = 1', undefined at x = 0; false under Coq's x/0 = 0) is checked with no hypothesis "
-    "x != 0, although the written denominator x divides no p (docs/trusted-base.md: 'every "
-    "denominator of a and b must divide p')"))
 def test_a_cancelled_denominator_still_needs_a_positive_divisor(forged):
+    """x * x**(-1) = 1 ('x/x = 1', undefined at x = 0; false under Coq's x/0 = 0): together
+    cancels the denominator, the divisor as written is still required positive (a hole until
+    the kernel read the written divisors; tests/test_attacks_session39b.py tries the rest)."""
     exponent = forged_rational(-1, 1) if forged else sp.S.NegativeOne
     lhs = node(sp.Mul, X, node(sp.Pow, X, exponent))
     assert expression_text(lhs) == "x/x"
-    with pytest.raises(DerivationError, match="not covered by positive divisors"):
+    with pytest.raises(DerivationError, match="written divisor x is not covered by positive"):
         check_theorem(one_step(lhs, "=", 1))
+    proof = theorem(Fact(lhs, "=", 1), Chain("l1", lhs, (Link("=", 1, Certificate()),)),
+                    hyps=(Hyp("hx", Fact(X, ">", 0)),))
+    assert check_theorem(proof).steps == 1
 
 
 def test_a_forged_zero_exponent_is_still_zero():
