@@ -99,6 +99,34 @@ def test_x_over_x_is_refused_without_x_positive_and_proved_with_it(name):
     assert check_theorem(through(e, name, hyps=(Hyp("hx", Fact(X, ">", 0)),))).steps >= 1
 
 
+@pytest.mark.parametrize("name", ["link", "compare-squares", "antisymmetry"])
+def test_a_line_with_a_cancelled_divisor_is_refused_even_when_no_conclusion_repeats_it(name):
+    """The rule is per line, not only per conclusion: the line ``x/x = 1`` (``x/x >= 1``) is
+    refused at that line although the theorem concludes only ``0 = 0``; with x > 0 it checks."""
+    e = cancelled(X, "product")
+    _, proof = door(e, name)
+
+    def neutral(hyps=()):
+        return theorem(Fact(0, "=", 0), *proof, hyps=hyps)
+    where = {"link": "line l, step 1", "compare-squares": "line s", "antisymmetry": "line a"}[name]
+    with pytest.raises(DerivationError, match=f"{where}.*{NOT_COVERED}"):
+        check_theorem(neutral())
+    assert check_theorem(neutral((Hyp("hx", Fact(X, ">", 0)),))).steps >= 1
+
+
+def test_squaring_both_sides_needs_polynomial_sides_even_when_they_are_defined():
+    """1/x >= 0 by squares, x > 0 assumed and 1/x >= 0, 1/x**2 >= 0 derived: every needed fact
+    is there and 1/x is defined, but compare-squares takes polynomial sides only."""
+    hx = (Hyp("hx", Fact(X, ">", 0)),)
+    inv, inv2 = inverse(X), inverse(X, 2)
+    lines = (Chain("i", inv, (Link(">=", 0, Certificate((Term(1, ()),), (), ("hx",))),)),
+             Chain("i2", inv2, (Link(">=", 0, Certificate((Term(1, ()),), (), ("hx", "hx"))),)))
+    assert check_theorem(theorem(Fact(inv2, ">=", 0), *lines, hyps=hx)).steps == 2
+    with pytest.raises(DerivationError, match="line s: a squared side must be a polynomial"):
+        check_theorem(theorem(Fact(inv, ">=", 0), *lines, SquareCompare("s", inv, ">=", 0),
+                              hyps=hx))
+
+
 @settings(max_examples=60, deadline=None)
 @given(k=st.integers(-3, 3), form=st.sampled_from(FORMS), name=st.sampled_from(DOORS))
 def test_a_cancelled_divisor_is_refused_unless_it_is_known_positive(k, form, name):
