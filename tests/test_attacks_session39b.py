@@ -14,6 +14,11 @@ with per-step hypotheses but no naturals, one declaring a vector the claim does 
 induction on another variable or index or no induction at all, and an induction theorem that
 changes between the two reads of ``_check_induction``: each is refused, with its own message.
 
+Hole (strict xfail, inputs.py): the walk admits a compound whose ``_args`` is a ``tuple``
+subclass; its arguments can read one way inside ``check_theorem`` and another outside, so
+``check_claim`` compares one statement's text while the kernel checks another, and the false
+claim ``x**2 + y**2 >= 2*x*y + 1`` is proved.
+
 Every forged object is fresh (``node``); no cached sympy object is mutated.
 """
 
