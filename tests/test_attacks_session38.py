@@ -23,14 +23,15 @@ AttributeError in ``_check_rational``; ``check_claim``'s induction path printed 
 theorem before walking it (TypeError); a Dot of three arguments was admitted and printed as the
 Dot of its first two; check_claim read ``proof.main`` and its vectors before checking their types.
 
-Still open (strict xfail; listed on the trusted-base page): a denominator that ``together``
-cancels (x * x**(-1), genuine or forged exponent) needs no positive divisor, so ``x/x = 1`` is
-checked with no hypothesis; under CPython's default digit limit (outside the CLI) an integer of
-more than 4300 digits in a derivation's own refusal message (derivations.py) raises ValueError.
-(Sum/product/power nodes built without ``is_commutative`` passed the walk and crashed sympy:
-mended, refused by the walk.  Mended since: the canonical text prints an integer of any length
-under any digit limit (a claim about one is proved in every process); an expression has at most
-``inputs.MAX_NODES`` nodes written out, so 2**(10**11) is refused by the walk at once.)
+Still open (strict xfail; listed on the trusted-base page): under CPython's default digit limit
+(outside the CLI) an integer of more than 4300 digits in a derivation's own refusal message
+(derivations.py) raises ValueError.
+Mended since: a denominator that ``together`` cancels (x * x**(-1), genuine or forged exponent)
+needed no positive divisor, so ``x/x = 1`` was checked with no hypothesis (session 39b); sum,
+product and power nodes built without ``is_commutative`` passed the walk and crashed sympy
+(refused by the walk); the canonical text prints an integer of any length under any digit limit
+(a claim about one is proved in every process); an expression has at most ``inputs.MAX_NODES``
+nodes written out, so 2**(10**11) is refused by the walk at once.
 """
 
 from __future__ import annotations
@@ -280,18 +281,18 @@ def test_a_forged_negative_exponent_is_a_denominator_needing_a_positive_divisor(
 
 
 @pytest.mark.parametrize("forged", [True, False], ids=["forged-exponent", "genuine-exponent"])
-@pytest.mark.xfail(strict=True, reason=(
-    "HOLE: positive-divisor rule bypassed: _check_link looks for denominators in "
-    "together(side), which cancels x * x**(-1) to 1 first, so the theorem x*x**(-1) = 1 (text "
-    "'x/x = 1', undefined at x = 0; false under Coq's x/0 = 0) is checked with no hypothesis "
-    "x != 0, although the written denominator x divides no p (docs/trusted-base.md: 'every "
-    "denominator of a and b must divide p')"))
 def test_a_cancelled_denominator_still_needs_a_positive_divisor(forged):
+    """x * x**(-1) = 1 ('x/x = 1', undefined at x = 0; false under Coq's x/0 = 0): together
+    cancels the denominator, the divisor as written is still required positive (a hole until
+    the kernel read the written divisors; tests/test_attacks_session39b.py tries the rest)."""
     exponent = forged_rational(-1, 1) if forged else sp.S.NegativeOne
     lhs = node(sp.Mul, X, node(sp.Pow, X, exponent))
     assert expression_text(lhs) == "x/x"
-    with pytest.raises(DerivationError, match="not covered by positive divisors"):
+    with pytest.raises(DerivationError, match="written divisor x is not covered by positive"):
         check_theorem(one_step(lhs, "=", 1))
+    proof = theorem(Fact(lhs, "=", 1), Chain("l1", lhs, (Link("=", 1, Certificate()),)),
+                    hyps=(Hyp("hx", Fact(X, ">", 0)),))
+    assert check_theorem(proof).steps == 1
 
 
 def test_a_forged_zero_exponent_is_still_zero():

@@ -450,7 +450,6 @@ def _check_induction(statement: ClaimStatement, proof: ClaimProof,
     if not (isinstance(copy.proof, Induction) and copy.proof.variable == expected.proof.variable
             and copy.proof.index == expected.proof.index):
         raise DerivationError("the claim is proved by induction on the kernel's T and t")
-    checked = check_theorem(main)
-    if stated(checked.theorem) != statement_text(expected):
-        raise DerivationError("the checked induction theorem does not state the claim")
-    return CheckedClaim(statement, statement_display(statement), (checked,))
+    # (the copy is checked: the proposer's object is read once, so what was compared above is
+    # what the kernel checks)
+    return CheckedClaim(statement, statement_display(statement), (check_theorem(copy),))

@@ -15,7 +15,7 @@ Imports only the kernel's own modules and sympy (lazily).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 from verify.kernel.exact import is_exact_int
 from verify.kernel.terms import (
@@ -177,6 +177,22 @@ class _Context:
         return self.normal(numerator) == 0
 
     # -- facts ---------------------------------------------------------------------------------
+    def require_defined(self, e: Any, what: Callable[[], str]) -> None:
+        """Every divisor written in ``e`` is known nonzero: each irreducible factor of its
+        numerator divides a ``> 0`` fact (its own denominators are written divisors too).
+        ``together`` reads ``x/x`` as 1; as written it is undefined at x = 0.  ``what()`` names
+        ``e`` in a refusal (called only then: printing costs, and may fail on a long integer)."""
+        sp = _sympy()
+        positive = [expr for expr, kind in self.facts.values() if kind == ">0"]
+        for base in _written_divisors(e):
+            numerator, _ = sp.fraction(sp.cancel(base))  # (expand leaves x - x unevaluated)
+            if numerator == 0:
+                raise DerivationError(f"{what()}: it divides by {base}, which is 0")
+            for factor, _ in sp.factor_list(numerator)[1]:
+                if not any(_divides(factor, p) for p in positive):  # (never a number)
+                    raise DerivationError(f"{what()}: the written divisor {base} is not covered "
+                                          f"by positive facts (none is a multiple of {factor})")
+
     def fact(self, name: str, kinds: tuple[str, ...]) -> Any:
         if name not in self.facts:
             raise DerivationError(f"no hypothesis or earlier line named {name!r}")
@@ -204,3 +220,23 @@ def _require_polynomial(e: Any, what: str) -> None:
     _, den = sp.fraction(sp.together(sp.S(e)))
     if den.free_symbols:
         raise DerivationError(f"{what} must be a polynomial, it has the denominator {den}")
+
+
+def _written_divisors(e: Any) -> list[Any]:
+    """The base of every power ``base**(-k)`` (k > 0) *as written* in ``e``: in sums, products,
+    powers, Dot atoms and indices, before ``together`` cancels ``x * x**(-1)``."""
+    sp = _sympy()
+    found, stack = [], [sp.S(e)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sp.Pow) and node.exp.p < 0:  # (walked: an integer, p a builtin
+            found.append(node.base)                      # int, a forged -1 too)
+        stack.extend(node.args)
+    return found
+
+
+def _divides(divisor: Any, p: Any) -> bool:
+    """``p / divisor`` has no variable left in its denominator (``divisor`` is not 0)."""
+    sp = _sympy()
+    _, rest = sp.fraction(sp.cancel(p / divisor))
+    return not rest.free_symbols

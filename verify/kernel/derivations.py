@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from verify.kernel.context import _Context, _require_polynomial
+from verify.kernel.context import _Context, _divides, _require_polynomial
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import exact_fraction
 from verify.kernel.inputs import snapshot
@@ -54,9 +54,10 @@ def _check_link(ctx: _Context, a: Any, link: Link) -> None:
         ctx.rules.add("positive-divisor")
     for side in (a, b):
         _, den = sp.fraction(sp.together(side))
-        _, rest = sp.fraction(sp.cancel(p / den))
-        if rest.free_symbols:
+        if not _divides(den, p):
             raise DerivationError(f"the denominator {den} is not covered by positive divisors")
+        # divisors as written (together cancels x/x)
+        ctx.require_defined(side, lambda: f"in {side}")
     numerator, den = sp.fraction(sp.together(b - a))
     scaled = sp.cancel(p / den) * numerator  # = p * (b - a)
     total = sp.S(0)
@@ -258,6 +259,7 @@ def _square_compare(ctx: _Context, line: SquareCompare) -> tuple[Any, str]:
                f"({a})**2 {line.rel} ({b})**2"))
     for side in (a, b):
         _require_polynomial(side, f"line {line.name}: a squared side")
+        ctx.require_defined(side, lambda: f"line {line.name}")
         ctx.check_scalar(side)
     for expr, kind, shown in needed:
         value = ctx.normal(expr)  # rule "ring": a numeral after the rewrites is evaluated exactly
@@ -273,8 +275,9 @@ def _antisymmetry(ctx: _Context, line: Antisymmetry) -> tuple[Any, str]:
     """Rule ``antisymmetry``: lhs <= rhs and lhs >= rhs give lhs = rhs."""
     sp = _sympy()
     a, b = sp.S(line.lhs), sp.S(line.rhs)
-    ctx.check_scalar(a)
-    ctx.check_scalar(b)
+    for side in (a, b):
+        ctx.check_scalar(side)
+        ctx.require_defined(side, lambda: f"line {line.name}")
     for expr, shown in ((b - a, f"{a} <= {b}"), (a - b, f"{a} >= {b}")):
         if not ctx.available(expr, ">=0"):
             raise DerivationError(f"line {line.name}: {a} = {b} needs {shown}, which is not "
@@ -301,8 +304,10 @@ def _check_derivation(ctx: _Context, derivation: Derivation, goals: tuple[Fact, 
         else:
             raise DerivationError(f"unknown line {line!r}")
     for goal in goals:
-        ctx.check_scalar(_sympy().S(goal.lhs))
-        ctx.check_scalar(_sympy().S(goal.rhs))
+        for side in (goal.lhs, goal.rhs):
+            ctx.check_scalar(_sympy().S(side))
+            ctx.require_defined(side,
+                                lambda: f"conclusion {goal.lhs} {goal.rel} {goal.rhs}")
         if not ctx.available(*goal.normal()):
             raise DerivationError(f"conclusion {goal.lhs} {goal.rel} {goal.rhs} is not derived")
 
@@ -348,6 +353,10 @@ def check_theorem(theorem: Theorem) -> CheckedTheorem:
             raise DerivationError(f"{theorem.name}: the induction index {t} must be fresh")
         others = tuple(n for n in theorem.naturals if n != T)
         base = _Context(theorem, others, theorem.hyps, ())
+        for c in theorem.conclusions:  # as written: substituting T may cancel a divisor
+            for side in (c.lhs, c.rhs):
+                base.require_defined(
+                    side, lambda: f"{theorem.name}: conclusion {c.lhs} {c.rel} {c.rhs}")
         _check_derivation(base, proof.base, tuple(_substitute(c, {T: 0})
                                                   for c in theorem.conclusions))
         step_hyps = theorem.hyps

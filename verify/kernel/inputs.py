@@ -117,6 +117,10 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
     from verify.kernel.terms import _dot_class
 
     size.add(copies)
+    if type(getattr(e, "_args", None)) is not tuple:
+        # (sympy reads a node's arguments from ``_args``: a tuple subclass can give them one way
+        # to the walk and the statement's text and another way to the kernel's arithmetic)
+        raise _error(f"a {type(e).__name__} node whose arguments are not a plain tuple")
     kind = type(e)
     # every type below by identity: ``kind in (...)`` asks the metaclass's __eq__, which a
     # class can write to claim ``Mul`` (a product of its own printed without brackets), and a
