@@ -514,6 +514,9 @@ def test_a_rational_of_a_class_that_names_sympy_s_module_is_refused():
 
     forged = object.__new__(Forged)
     forged.p, forged.q = 1, 2
+    with pytest.raises(KernelError, match="not a plain tuple"):     # (no _args: session 39)
+        expression(forged, frozenset())
+    forged._args = ()                                                # as sympy's numbers have
     with pytest.raises(KernelError, match="not allowed"):
         expression(forged, frozenset())
     for honest in (sympy.Rational(3, 2), sympy.Integer(7), sympy.S.Half, sympy.S.Zero,
