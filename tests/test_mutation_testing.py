@@ -121,6 +121,7 @@ def test_mutants_of_the_kernel_are_killed_or_survive_as_they_must():
                                  "negate-if", "no-raise")]
     must_die = chosen
     assert len(must_die) >= 8
+    preload()       # (each forked child inherits sympy, numpy, hypothesis: half the test's time)
     tree = MutationTree()
     try:
         tree.write(path, unmutated_source(source))
