@@ -864,7 +864,8 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
     one solve more, where a solve costs a few milliseconds and the fit as much (session 37;
     ``benchmarks/check_overhead.py`` times both starts).  A first set twice that size (session
     39) needed 1–3 cold solves instead of 2–7 on seven generated sets of 3,000–100,000 rows in
-    10–150 coordinates, and 0.68–0.98 of the time (10,000 × 100: 3 solves instead of 6).
+    10–150 coordinates (10,000 × 100: 3 instead of 6) and was 1.03–1.51 times as fast
+    (``benchmarks/check_overhead.py``).
     """
     try:
         import numpy as np
