@@ -17,8 +17,10 @@ Mended here (verify/kernel/inputs.py, statements.py):
 
 Left open (strict xfails: the files are another helper's): a claim statement's own
 expressions are never walked (a deeply nested goal, domain or assumption ends ``check_claim``
-with RecursionError; claim_statements.py), and derivations.py prints a negative coefficient
-with ``str`` (ValueError past the digit limit).
+with RecursionError; claim_statements.py), a lemma's substituted conclusion is never walked
+(a value under every bound in a conclusion under every bound makes numbers past MAX_BITS;
+derivations.py), and derivations.py prints a negative coefficient with ``str`` (ValueError
+past the digit limit).
 """
 
 from __future__ import annotations
@@ -161,6 +163,24 @@ def test_a_lemma_substitution_doubling_the_depth_ends_in_no_recursion_error():
     t = Theorem("t", "t", (), (), (), (Fact(X, ">=", X),),
                 Derivation((use, Chain("c", X, (Link(">=", X, Certificate(())),)))))
     assert is_checked(below(200, lambda: check_theorem(t)))
+
+
+@pytest.mark.xfail(strict=True, reason="HOLE: a lemma's substituted conclusion is never "
+                   "walked (derivations._use_lemma): a value under every bound in a conclusion "
+                   "under every bound multiplies past MAX_BITS (and MAX_NODES)")
+def test_a_lemma_substitution_cannot_multiply_past_the_bit_bound():
+    """x**9998 >= 0 (9,999 nodes) used at x = 2**200 + 1 (201 bits) is 2 million bits,
+    twice MAX_BITS, computed in 0.2 s; at 2**2000 + 1, 20 million bits, 15.6 s (measured);
+    at a value of MAX_BITS, 10**10 bits (1.25 GB).  The fact should be refused like a stated
+    expression of that size."""
+    lemma = check_theorem(one_step(X ** 9998, ">=", 0, (Term(1, (Square(X ** 4999),)),)))
+    value = sp.Integer(2) ** 200 + 1
+    assert expression(value, NO_VECTORS) is value
+    t = Theorem("t", "t", (), (), (), (Fact(X, ">=", X),),
+                Derivation((LemmaUse("l", lemma, ((X, value),), 0),
+                            Chain("c", X, (Link(">=", X, Certificate(())),)))))
+    with pytest.raises(DerivationError, match="bits"):
+        check_theorem(t)
 
 
 @pytest.mark.xfail(strict=True, reason="HOLE: check_claim never walks a ClaimStatement's own "
