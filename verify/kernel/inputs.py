@@ -20,7 +20,8 @@ it.  It must be built, with sympy's own classes and nothing else, from
 - the kernel's own ``Dot(u, v)``; vector atoms (declared in the theorem) only inside it;
 
 and written out (a power ``b**n`` as ``|n|`` copies of ``b``) it has at most
-:data:`MAX_NODES` nodes.
+:data:`MAX_NODES` nodes, nested at most :data:`MAX_DEPTH` levels deep, its numbers at most
+:data:`MAX_BITS` bits.
 
 Any other function (``sin``, ``Abs``, ``sqrt``, a user's ``Function``), any subclass of these
 classes, and any other object is refused with :class:`DerivationError` naming it.
@@ -45,7 +46,7 @@ from typing import Any
 
 from verify.kernel.exact import exact_fraction, is_exact_int, type_is_one_of
 
-__all__ = ["MAX_NODES", "expression", "snapshot"]
+__all__ = ["MAX_BITS", "MAX_DEPTH", "MAX_NODES", "expression", "snapshot"]
 
 #: The assumptions a plain real symbol may state.
 _REAL_ASSUMPTIONS = {"real": True, "commutative": True}
@@ -96,12 +97,32 @@ def expression(e: Any, vectors: frozenset, vectors_free: bool = False) -> Any:
 #: sums stays exponential in general (``(x + y + z)**300``, 1,201 nodes, takes minutes).
 MAX_NODES = 10_000
 
+#: The most levels of nodes an expression may nest (a symbol alone is level 1).  sympy's
+#: arithmetic recurses several calls per level: a sum nested 126 deep (``Add`` built past its
+#: flattening constructor) ended the kernel with RecursionError, not a refusal, and the walk
+#: itself recursed once per level.  The built-in theorems nest 7 deep, the site's claims 6;
+#: a lemma's substitution at most doubles this.
+MAX_DEPTH = 32
+
+#: The most bits the numbers of an expression may have written out (numerator and
+#: denominator of each, once for each occurrence, as nodes are counted).  MAX_NODES alone let a
+#: 100-digit integer to the power 9999 (four nodes) become 3.3 million bits, a 1,000-digit one
+#: 33 million: printing one such number (a refusal's message) took 23 s and ~40 minutes
+#: (``str`` is quadratic).  Now at most about 300,000 digits; the tests' largest is 5,000.
+MAX_BITS = 1_000_000
+
 
 class _Size:
     """The nodes counted so far of one expression written out (see :data:`MAX_NODES`)."""
 
     def __init__(self) -> None:
-        self.nodes = 0
+        self.nodes = self.bits = 0
+
+    def add_bits(self, bits: int) -> None:
+        self.bits += bits
+        if self.bits > MAX_BITS:
+            raise _error(f"the expression's numbers have more than {MAX_BITS} bits written out "
+                         f"(a power b**n counts n copies of b)")
 
     def add(self, copies: int) -> None:
         self.nodes += copies
@@ -111,12 +132,14 @@ class _Size:
 
 
 def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
-          copies: int = 1) -> None:
+          copies: int = 1, depth: int = 1) -> None:
     """Check ``e`` (see the module docstring); ``copies``: how many times it occurs written
-    out (the product of the exponents of the powers around it)."""
+    out (the product of the exponents of the powers around it); ``depth``: its level."""
     from verify.kernel.terms import _dot_class
 
     size.add(copies)
+    if depth > MAX_DEPTH:
+        raise _error(f"the expression nests more than {MAX_DEPTH} levels deep")
     if type(getattr(e, "_args", None)) is not tuple:
         # (sympy reads a node's arguments from ``_args``: a tuple subclass can give them one way
         # to the walk and the statement's text and another way to the kernel's arithmetic)
@@ -127,6 +150,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
     # module name is the class's to set
     if type_is_one_of(e, _rational_classes(sp)):
         _check_rational(e)
+        size.add_bits(copies * (e.p.bit_length() + e.q.bit_length()))
         return
     if type_is_one_of(e, (sp.Symbol, sp.Dummy)):
         _check_symbol(e)
@@ -142,7 +166,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
         if base.label.name in vectors and not inside_dot:
             raise _error(f"vector {e} used as a scalar")
         for index in e.indices:
-            _walk(sp, index, frozenset(), False, size, copies)
+            _walk(sp, index, frozenset(), False, size, copies, depth + 1)
         return
     if type_is_one_of(e, (sp.Add, sp.Mul, sp.Pow)):
         # (built past sympy's constructors: without the slot sympy fails on the node later; a
@@ -155,7 +179,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
                          f"{'a power of exactly 2' if kind is sp.Pow else 'one of at least 2'})")
     if type_is_one_of(e, (sp.Add, sp.Mul)):
         for arg in e.args:
-            _walk(sp, arg, vectors, inside_dot, size, copies)
+            _walk(sp, arg, vectors, inside_dot, size, copies, depth + 1)
         return
     if kind is sp.Pow:
         base, exponent = e.args
@@ -167,13 +191,14 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
         if copies * abs(exponent.p) > MAX_NODES:     # (refused before anything is computed)
             raise _error(f"a power's exponent {_number(exponent.p)} makes more than "
                          f"{MAX_NODES} nodes written out (a power b**n counts n copies of b)")
-        _walk(sp, base, vectors, inside_dot, size, copies * max(1, abs(exponent.p)))
+        _walk(sp, base, vectors, inside_dot, size, copies * max(1, abs(exponent.p)),
+              depth + 1)
         return
     if kind is _dot_class():
         if len(e.args) != 2:          # (built past Function's arity check: printed as Dot(a, b))
             raise _error(f"Dot takes two vectors, not {len(e.args)}")
         for arg in e.args:
-            _walk(sp, arg, vectors, True, size, copies)
+            _walk(sp, arg, vectors, True, size, copies, depth + 1)
         return
     if e is sp.I:
         raise _error("I is not allowed in the kernel (only rational numbers)")

@@ -182,7 +182,7 @@ def content_text(content: Any) -> str:
     if isinstance(c, Fact):
         return f"{_text(c.lhs)} {c.rel} {_text(c.rhs)}"
     if isinstance(c, Rewrite):
-        return f"{_text(c.target)}**{c.power} = {_text(c.rhs)} (rewriting rule)"
+        return f"{_text(c.target)}**{_digits(c.power)} = {_text(c.rhs)} (rewriting rule)"
     if isinstance(c, VectorDef):
         return f"{_text(c.vector)} := {_text(c.value)} (vector definition)"
     raise _UnknownKind(f"{c!r}: unknown kind of hypothesis")
