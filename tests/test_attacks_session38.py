@@ -23,10 +23,9 @@ AttributeError in ``_check_rational``; ``check_claim``'s induction path printed 
 theorem before walking it (TypeError); a Dot of three arguments was admitted and printed as the
 Dot of its first two; check_claim read ``proof.main`` and its vectors before checking their types.
 
-Still open (strict xfail; listed on the trusted-base page): under CPython's default digit limit
-(outside the CLI) an integer of more than 4300 digits in a derivation's own refusal message
-(derivations.py) raises ValueError.
-Mended since: a denominator that ``together`` cancels (x * x**(-1), genuine or forged exponent)
+Mended since: under CPython's default digit limit (outside the CLI) an integer of more than
+4300 digits in a derivation's own refusal message (derivations.py) raised ValueError (the
+message is capped now); a denominator that ``together`` cancels (x * x**(-1), genuine or forged exponent)
 needed no positive divisor, so ``x/x = 1`` was checked with no hypothesis (session 39b); sum,
 product and power nodes built without ``is_commutative`` passed the walk and crashed sympy
 (refused by the walk); the canonical text prints an integer of any length under any digit limit
@@ -405,9 +404,6 @@ def test_a_claim_about_a_big_integer_is_proved_under_the_default_digit_limit(
     check_claim(statement, proof)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "HOLE (default digit limit only): a wrong certificate about a big integer is refused with a "
-    "message that formats the remainder with sympy's str: ValueError, not DerivationError"))
 def test_a_wrong_certificate_about_a_big_integer_is_refused_under_the_default_digit_limit(
         default_digit_limit):
     with pytest.raises(DerivationError):

@@ -15,7 +15,7 @@ from typing import Any
 from verify.kernel.context import _Context, _divides, _require_polynomial
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import exact_fraction
-from verify.kernel.inputs import snapshot
+from verify.kernel.inputs import _shown, snapshot
 from verify.kernel.terms import (
     _KERNEL_TOKEN, _RELATIONS, Antisymmetry, CaseSplit, Chain, CheckedTheorem, Derivation,
     DerivationError, Fact, Family, Hyp, Induction, LemmaUse, Link, NormSq, Rewrite, Square,
@@ -67,7 +67,7 @@ def _check_link(ctx: _Context, a: Any, link: Link) -> None:
     for term in cert.terms:
         coeff = _rational(term.coeff, "certificate")
         if coeff < 0:
-            raise DerivationError(f"certificate coefficient {coeff} is negative")
+            raise DerivationError(f"certificate coefficient {_shown(coeff)} is negative")
         value, all_strict = coeff, True
         for factor in term.factors:
             if isinstance(factor, str):
@@ -97,7 +97,8 @@ def _check_link(ctx: _Context, a: Any, link: Link) -> None:
         raise DerivationError("a strict step needs a positive term made of > 0 facts only")
     remainder = ctx.normal(scaled - total)
     if remainder != 0:
-        raise DerivationError(f"certificate does not match: p*(b - a) - certificate = {remainder}")
+        raise DerivationError(f"certificate does not match: p*(b - a) - certificate = "
+                              f"{_shown(remainder)}")     # (capped: any digit limit, any size)
     ctx.steps += 1
 
 
