@@ -253,7 +253,16 @@ class _Context:
 
 def check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     """Accept ``proof`` as a proof of exactly ``statement`` (see the module docstring), or
-    raise :class:`DerivationError` saying what does not match."""
+    raise :class:`DerivationError` saying what does not match.  A check that runs out of
+    Python's stack is a refusal (the statement's own expressions are printed and compared, not
+    walked: one nested thousands deep ended the check with ``RecursionError``)."""
+    try:
+        return _check_claim(statement, proof)
+    except RecursionError:
+        raise DerivationError("the claim nests too deeply to be checked") from None
+
+
+def _check_claim(statement: ClaimStatement, proof: ClaimProof) -> CheckedClaim:
     if type(statement) is not ClaimStatement or type(proof) is not ClaimProof:
         raise DerivationError("check_claim takes a ClaimStatement and a ClaimProof")
     if statement.powers:  # symbolic exponents: the kernel's own induction theorem
