@@ -325,6 +325,7 @@ _KERNEL_TESTS = (
     "tests/test_attacks_session37b.py", "tests/test_attacks_session38.py",
     "tests/test_attacks_session38b.py", "tests/test_attacks_session39.py",
     "tests/test_attacks_session39b.py", "tests/test_attacks_session39c.py",
+    "tests/test_attacks_session39d.py",
 )
 _MONITOR_TESTS = (
     "tests/test_kernel_steps_internals.py",

@@ -144,6 +144,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
         # (sympy reads a node's arguments from ``_args``: a tuple subclass can give them one way
         # to the walk and the statement's text and another way to the kernel's arithmetic)
         raise _error(f"a {type(e).__name__} node whose arguments are not a plain tuple")
+    _check_hash(e)
     kind = type(e)
     # every type below by identity: ``kind in (...)`` asks the metaclass's __eq__, which a
     # class can write to claim ``Mul`` (a product of its own printed without brackets), and a
@@ -163,6 +164,8 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
                 or len(base.args) != 1:
             raise _error(f"{_shown(e)} is not an indexed symbol with a plain name")
         _check_symbol(base.label)
+        _check_hash(base)
+        _check_hash(base.label)
         if base.label.name in vectors and not inside_dot:
             raise _error(f"vector {e} used as a scalar")
         for index in e.indices:
@@ -186,6 +189,7 @@ def _walk(sp: Any, e: Any, vectors: frozenset, inside_dot: bool, size: _Size,
         if not type_is_one_of(exponent, _rational_classes(sp)):
             raise _error(f"{_shown(e)}: only integer powers are allowed in the kernel")
         _check_rational(exponent)
+        _check_hash(exponent)
         if exponent.q != 1:
             raise _error(f"{_shown(e)}: only integer powers are allowed in the kernel")
         if copies * abs(exponent.p) > MAX_NODES:     # (refused before anything is computed)
@@ -247,6 +251,20 @@ def _check_rational(number: Any) -> None:
         shown = [_number(v) if type(v) is int else _shown(v, repr) for v in (p, q)]
         raise _error(f"the rational {shown[0]}/{shown[1]} is not in lowest terms with a "
                      f"positive denominator")
+
+
+def _check_hash(e: Any) -> None:
+    """A node's cached hash (``_mhash``, a settable slot) is unset or sympy's own: a symbol
+    equal to ``t`` with another hash is another key to every dict and set (``xreplace``,
+    ``has``, sums) but ``t`` to ``==``: as a per-step index it let ``_mentions`` pass a
+    hypothesis naming the index, and a false theorem was checked (session 39d)."""
+    cached = getattr(e, "_mhash", None)
+    try:
+        honest = cached is None or cached == hash((type(e).__name__,) + e._hashable_content())
+    except Exception:       # (a forged node without the slots its content reads)
+        honest = False
+    if not honest:
+        raise _error(f"a {type(e).__name__} node whose cached hash is not sympy's own")
 
 
 def _check_symbol(symbol: Any) -> None:
