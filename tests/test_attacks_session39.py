@@ -30,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_attacks_session38 import NO_VECTORS, X, Y, forged_rational, node, one_step
+from tests.test_attacks_session38 import default_digit_limit  # noqa: F401 (a fixture)
 from verify.kernel import (Chain, Derivation, Fact, KernelError, LemmaUse, Link, Square, Term,
                            Theorem, check_theorem, is_checked, statement_text)
 from verify.kernel.claim_statements import ClaimProof, ClaimStatement, Goal, check_claim
@@ -41,16 +42,6 @@ from verify.kernel.terms import Certificate, DerivationError
 BIG = 10 ** 5000 + 17    # beyond CPython's default 4300-digit limit of int -> str
 
 
-@pytest.fixture
-def default_digit_limit():
-    """CPython's default int<->str limit, as in a notebook, mkdocs or Sphinx process (the CLI
-    and tests/conftest.py lift it); restored afterwards."""
-    before = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(4300)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(before)
 
 
 # --- the size of an expression written out -------------------------------------------------------

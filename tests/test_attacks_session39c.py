@@ -34,6 +34,7 @@ import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.test_attacks_session38 import default_digit_limit  # noqa: F401 (a fixture)
 from tests.test_attacks_session38 import (
     NO_VECTORS,
     X,
@@ -73,15 +74,6 @@ S = sp.Symbol("s", real=True)
 YB = sp.IndexedBase("v")
 
 
-@pytest.fixture
-def default_digit_limit():
-    """CPython's default int<->str limit (as in a notebook, mkdocs or Sphinx process)."""
-    before = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(4300)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(before)
 
 
 def nested(kinds, levels, leaf=X):
