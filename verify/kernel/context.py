@@ -182,9 +182,12 @@ class _Context:
         numerator divides a ``> 0`` fact (its own denominators are written divisors too).
         ``together`` reads ``x/x`` as 1; as written it is undefined at x = 0.  ``what()`` names
         ``e`` in a refusal (called only then: printing costs, and may fail on a long integer)."""
+        divisors = _written_divisors(e)
+        if not divisors:                 # (most sides: nothing to look up)
+            return
         sp = _sympy()
         positive = [expr for expr, kind in self.facts.values() if kind == ">0"]
-        for base in _written_divisors(e):
+        for base in divisors:
             numerator, _ = sp.fraction(sp.cancel(base))  # (expand leaves x - x unevaluated)
             if numerator == 0:
                 raise DerivationError(f"{what()}: it divides by {base}, which is 0")

@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from verify.kernel.context import _Context, _divides, _require_polynomial
@@ -27,16 +26,13 @@ __all__ = ["check_theorem"]
 
 
 def _rational(c: Any, what: str) -> Any:
-    sp = _sympy()
+    """A certificate coefficient as a sympy Rational.  The snapshot made every coefficient a
+    Fraction of builtin ints (:meth:`verify.kernel.inputs._Copier.coefficient`, which also
+    takes sympy's own rationals, by type identity); anything else is refused here too."""
     number = exact_fraction(c)
-    if number is not None:  # the one exact-number check (rebuilt of builtin ints)
-        c = sp.Rational(number.numerator, number.denominator)
-    elif isinstance(c, (int, Fraction)):
-        raise DerivationError(f"{what}: coefficient {c!r} is not a rational number (an int or a "
-                              f"Fraction of ints)")
-    if not (isinstance(c, sp.Rational) and type(c).__module__ == "sympy.core.numbers"):
-        raise DerivationError(f"{what}: coefficient {c} is not a rational number")
-    return c
+    if number is None:
+        raise DerivationError(f"{what}: coefficient {_shown(c, repr)} is not a rational number")
+    return _sympy().Rational(number.numerator, number.denominator)
 
 
 def _check_link(ctx: _Context, a: Any, link: Link) -> None:
