@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,9 +55,7 @@ def main() -> None:
             times[points].append(seconds)
     same = decided[QUICK_POINTS] == decided[BEFORE_POINTS]
     quick, before = (statistics.median(times[p]) for p in (QUICK_POINTS, BEFORE_POINTS))
-    counts: dict[str, int] = {}
-    for row in decided[QUICK_POINTS]:
-        counts[row[1]] = counts.get(row[1], 0) + 1
+    counts = Counter(row[1] for row in decided[QUICK_POINTS])
     print(f"the site's {len(decided[QUICK_POINTS])} claims "
           f"({', '.join(f'{v} {k}' for k, v in sorted(counts.items()))}), CPU medians of "
           f"{args.rounds} alternating rounds:")

@@ -17,8 +17,6 @@ edit of what it states, before or after the snapshot, makes it unchecked.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
 from dataclasses import replace
@@ -31,12 +29,12 @@ from hypothesis import strategies as st
 
 from tests.test_attacks_session38 import NO_VECTORS, X, Y, forged_rational, node, one_step
 from tests.test_attacks_session38 import default_digit_limit  # noqa: F401 (a fixture)
-from verify.kernel import (Chain, Derivation, Fact, KernelError, LemmaUse, Link, Square, Term,
-                           Theorem, check_theorem, is_checked, statement_text)
+from tests.test_attacks_session38 import run_alone
+from verify.kernel import (Chain, Derivation, Fact, LemmaUse, Link, Square, Term, Theorem,
+                           check_theorem, is_checked, statement_text)
 from verify.kernel.claim_statements import ClaimProof, ClaimStatement, Goal, check_claim
 from verify.kernel.exact import decimal_text
 from verify.kernel.inputs import MAX_NODES, expression, snapshot
-from verify.kernel.statements import expression_text
 from verify.kernel.terms import Certificate, DerivationError
 
 BIG = 10 ** 5000 + 17    # beyond CPython's default 4300-digit limit of int -> str
@@ -156,12 +154,7 @@ def test_no_stall_is_left_in_the_walk_or_the_arithmetic():
     node, and (x + 1) likewise (the walk alone visited 2**30 nodes) are each refused by their
     size written out.  (Sixty levels, as first found, are now refused for their depth first:
     inputs.MAX_DEPTH, tests/test_attacks_session39c.py.)"""
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(__file__)))
-    try:
-        done = subprocess.run([sys.executable, "-c", _STALLS], capture_output=True, text=True,
-                              timeout=60, env=env, check=False)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the kernel did not refuse the four expressions within 60 s")
+    done = run_alone(_STALLS, 60, "the four expressions")
     assert done.stdout.split() == ["refused"] * 4, done.stderr[-800:]
 
 
