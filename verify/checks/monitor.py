@@ -186,6 +186,18 @@ def _scaled_margins(margins: Any, L: int) -> Any:
     return tuple(v * L for v in margins.tolist())
 
 
+def _entries(values: Any, index: list[int]) -> list[int]:
+    """``[values[n] for n in index]`` as Python ints (``values`` an int64 array or a tuple).
+
+    >>> import numpy as np
+    >>> _entries(np.array([5, 7, 9]), [2, 0]), _entries((5, 7, 9), [1, 1])
+    ([9, 5], [7, 7])
+    """
+    if type(values) is tuple:
+        return [values[n] for n in index]
+    return values[index].tolist()
+
+
 def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
     """``rows`` as a numpy int64 matrix (given as one, e.g. the data set's cached
     ``int64_rows``, or converted) and the number of updates during which the monitor may
@@ -473,11 +485,86 @@ class Monitor:
             raise
 
     def check_pending(self) -> None:
-        """Check the updates :meth:`on_update_deferred` kept, in order."""
+        """Check the updates :meth:`on_update_deferred` kept, in order: as one block
+        (:meth:`_checked_as_block`) when it can, else one by one as :meth:`on_update` checks
+        them."""
         pending, self._pending = self._pending, []
+        if not pending or self._checked_as_block(pending):
+            return
         update = self._update
         for t, index, y, score in pending:
             update(t, index, y, score, None)
+
+    def _checked_as_block(self, pending: list[tuple[Any, Any, Any, Any]]) -> bool:
+        """Check the kept updates ``pending`` at once, with the same inequalities and
+        checkpoints as :meth:`_update` checks them one by one, when every one of them is the
+        run's next update (builtin ints t = self.t, self.t + 1, ...; a row that exists, its
+        label; an exact score) and the int64 carrier holds for all of them.  wₜ₊₁ for the whole
+        block is one cumulative sum of the steps k·yₙ·rowₙ and the scores one row-wise product
+        (every entry and partial sum within :func:`_int64_carrier`'s bound: exact); each score
+        must be the engine's.  Then the kernel decides the updates between two checkpoints
+        with one call (:func:`verify.kernel.steps.check_updates`) and, at each checkpoint,
+        that ‖wₜ₊₁‖² and w_f·wₜ₊₁ kept by the identities equal their direct values.  Returns
+        False, having checked and changed nothing, when the block is not that: the updates
+        are then checked one by one, which names the first one that lies.
+        """
+        t0, count = self.t, len(pending)
+        if self._rows64 is None or t0 + count > self._int64_updates:
+            return False
+        labels, n_rows = self.labels, self.n
+        for t, (step_t, n, y, score) in enumerate(pending, t0):
+            if type(step_t) is not int or step_t != t or type(n) is not int or \
+                    not 0 <= n < n_rows or type(y) is not int or y != labels[n] or \
+                    type(score) is not Fraction:
+                return False
+        import numpy as np
+
+        index = [update[1] for update in pending]
+        ys = [update[2] for update in pending]
+        rows = self._rows64[index]
+        W = self.W
+        if type(W) is list:
+            W = np.array(W, dtype=np.int64)          # W₀ fits: |W₀| is part of the bound
+        after = np.cumsum(rows * (self.k * np.array(ys, dtype=np.int64))[:, None], axis=0)
+        after += W
+        before = np.empty_like(after)
+        before[0] = W
+        before[1:] = after[:-1]
+        S = np.einsum("ij,ij->i", before, rows).tolist()    # Wₜ·rowₙ = wₜ·xₙ · D·L
+        DL = self.D * self.L
+        for (_, _, _, score), s in zip(pending, S):
+            if score.numerator * DL != s * score.denominator:
+                return False
+        q = _entries(self.q, index)
+        m = None if self.rho is None else _entries(self.m, index)
+        D, constants, reject = self.D, self.constants, self._reject
+        N, P, start = self.N, self.P if self.rho is not None else None, 0
+        for stop in [j + 1 for j in range(count) if (t0 + j) % self.check_every == 0] + [count]:
+            if stop <= start:
+                continue
+            N, P = kernel_steps.check_updates(
+                constants, t0 + start, ys[start:stop], S[start:stop], q[start:stop], N,
+                None if m is None else m[start:stop], P, fail=reject)
+            self.checks += (stop - start) * (5 if m is None else 9)
+            if (t0 + stop - 1) % self.check_every == 0:   # a checkpoint: the direct values
+                W1 = after[stop - 1].tolist()
+                direct = sum(map(mul, W1, W1))
+                kernel_steps.check_equal(kernel_steps.NORM_IDENTITY, t0 + stop - 1, direct, N,
+                                         D * D, fail=reject)
+                N = direct
+                if m is not None:
+                    self.checks += 1
+                    direct = sum(map(mul, self.F, W1))
+                    kernel_steps.check_equal(kernel_steps.MARGIN_IDENTITY, t0 + stop - 1,
+                                             direct, P, self.Df * D, fail=reject)
+                    P = direct
+            start = stop
+        self.W = after[-1].copy()
+        self.N = N
+        if m is not None:
+            self.P = P
+        self.t = t0 + count
+        return True
 
     def _update(self, step_t: int, n: int, step_y: int, score: Any,
                 engine_after: Sequence[Fraction] | None) -> None:
@@ -543,7 +630,7 @@ class Monitor:
             P1 = P + k * mn
             if full:
                 self.checks += 1
-                kernel_steps.check_equal("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
+                kernel_steps.check_equal(kernel_steps.MARGIN_IDENTITY, t,
                                          sum(map(mul, self.F, W1_list)), P1, self.Df * D,
                                          fail=self._reject)
             self.checks += 4

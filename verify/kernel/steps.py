@@ -29,12 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, isqrt
-from typing import Any, Callable
+from itertools import repeat
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import exact_fraction, is_exact_int
 
-__all__ = ["ProofViolation", "StepConstants", "is_mistake", "check_update", "check_equal",
+__all__ = ["ProofViolation", "StepConstants", "is_mistake", "check_update", "check_updates",
+           "check_equal", "NORM_IDENTITY", "MARGIN_IDENTITY",
            "check_final_count", "generalised_bound", "ZERO_CONVENTIONS"]
 
 #: sign(0) conventions of a run (the same names as :data:`pla.ZERO_CONVENTIONS`).
@@ -166,6 +168,11 @@ def _B(c: StepConstants, t: int) -> Fraction:
     return Fraction(c.e * c.N0 + t * c.c3, c.e * c.D * c.D)
 
 
+#: The names of the two identities (:func:`check_update`; the monitor's checkpoints too).
+NORM_IDENTITY = "identity ||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n + eta^2*||x_n||^2"
+MARGIN_IDENTITY = "w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n"
+
+
 def check_update(c: StepConstants, t: int, y: int, S: int, q: int, N: int, N1: int,
                  m: int | None = None, P: int | None = None, P1: int | None = None,
                  fail: Reject | None = None) -> None:
@@ -177,52 +184,98 @@ def check_update(c: StepConstants, t: int, y: int, S: int, q: int, N: int, N1: i
     (needed exactly when ``c`` has a w_f).  The identities N' = N + 2kyS + k²q and
     P' = P + k m are checked too, so the bookkeeping's numbers are tied to each other.
     """
-    D, L, k = c.D, c.L, c.k
-    if not is_mistake(S, y, c.zero):
-        _reject(fail, ProofViolation(
-            f"the update is a mistake under the {c.zero!r} convention", t,
-            f"y w_t.x = {Fraction(y * S, D * L)}", "is", "a mistake"))
-    if y * S > 0:
-        _reject(fail, ProofViolation("mistake hypothesis: y_n w_t.x_n <= 0", t,
-                                     Fraction(y * S, D * L), "<=", 0))
-    DD = D * D
-    ky = k * y
-    expected = N + 2 * ky * S + k * k * q
+    if c.b is not None and (m is None or P is None or P1 is None):
+        raise KernelError("check_update: a run with w_f needs m, P and P1")
+    k = c.k
+    expected = N + 2 * k * y * S + k * k * q
     if N1 != expected:
         _reject(fail, ProofViolation(
-            "identity ||w_{t+1}||^2 = ||w_t||^2 + 2*eta*y_n*w_t.x_n + eta^2*||x_n||^2", t,
-            Fraction(N1, DD), "=", Fraction(expected, DD)))
-    e, c3 = c.e, c.c3
-    if e * (N1 - N) > c3:
-        _reject(fail, ProofViolation("||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2", t,
-                                     Fraction(N1, DD), "<=", Fraction(e * N + c3, e * DD)))
-    t1 = t + 1
-    N0 = c.N0
-    if e * (N1 - N0) > t1 * c3:
-        name = ("||w_{t+1}||^2 <= (t+1)*eta^2*R^2" if c.classical else
-                "||w_{t+1}||^2 <= ||w_0||^2 + (t+1)*eta^2*R^2")
-        _reject(fail, ProofViolation(name, t, Fraction(N1, DD), "<=", _B(c, t1)))
-    if c.b is None:
-        return
-    if m is None or P is None or P1 is None:
-        raise KernelError("check_update: a run with w_f needs m, P and P1")
+            NORM_IDENTITY, t, Fraction(N1, c.D * c.D), "=", Fraction(expected, c.D * c.D)))
+    if c.b is not None and P1 != P + k * m:  # type: ignore[operator]
+        U = c.Df * c.D  # type: ignore[operator]
+        _reject(fail, ProofViolation(MARGIN_IDENTITY, t, Fraction(P1, U), "=",  # type: ignore
+                                     Fraction(P + k * m, U)))  # type: ignore[operator]
+    _check_steps(c, t, ((y, S, N, N1, P, P1),), fail)
+
+
+def check_updates(c: StepConstants, t: int, ys: Sequence[int], Ss: Sequence[int],
+                  qs: Sequence[int], N: int, ms: Sequence[int] | None = None,
+                  P: int | None = None, fail: Reject | None = None) -> tuple[int, int | None]:
+    """Decide every inequality of the consecutive updates t, t+1, ... (one per entry of
+    ``ys``, ``Ss``, ``qs`` and, with a w_f, ``ms``: y, S, q, m as in :func:`check_update`)
+    whose ‖W'‖² and F·W' are the ones the identities give from ``N`` and ``P`` before update t;
+    returns (N, P) after the last update.  The caller ties them to direct values with
+    :func:`check_equal` (the monitor does at its checkpoints and at the end): the identities
+    are checked there, the inequalities here, exactly as :func:`check_update` checks each.
+
+    >>> c = StepConstants(k=1, e=1, c3=26, N0=0, classical=True, zero="mistake", D=1, L=1,
+    ...                   b=1, c1=1, P0=0, bound_updates=286, Df=1)
+    >>> check_updates(c, 0, ys=[1, -1], Ss=[0, 7], qs=[19, 3], N=0, ms=[3, 1], P=0)
+    (8, 4)
+    >>> check_updates(c, 0, ys=[1, -1], Ss=[0, -7], qs=[19, 3], N=0, ms=[3, 1], P=0)
+    Traceback (most recent call last):
+    verify.kernel.steps.ProofViolation: update t=1: the update is a mistake under the 'mistake' convention fails: y w_t.x = 7 is a mistake is false
+    """
+    if (ms is None) != (c.b is None) or (P is None) != (c.b is None):
+        raise KernelError("check_updates: a run with w_f needs ms and P, one without neither")
+    ends = [N, P]
+    k = c.k
+    kk = k * k
+
+    def chained() -> Iterator[tuple[int, int, int, int, Any, Any]]:
+        N, P = ends
+        for y, S, q, m in zip(ys, Ss, qs, repeat(None) if ms is None else ms):
+            N1 = N + 2 * k * y * S + kk * q
+            P1 = None if m is None else P + k * m
+            yield y, S, N, N1, P, P1
+            N, P = N1, P1
+        ends[:] = N, P
+
+    if len(ys) != len(Ss) or len(ys) != len(qs) or (ms is not None and len(ms) != len(ys)):
+        raise KernelError("check_updates: one y, S, q (and m) per update")
+    _check_steps(c, t, chained(), fail)
+    return ends[0], ends[1]
+
+
+def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int, int, Any, Any]],
+                 fail: Reject | None) -> None:
+    """The inequalities of updates t, t+1, ..., each given as (y, S, N, N1, P, P1) (P, P1
+    None without w_f): :func:`check_update` without its identities."""
+    D, L, k, zero = c.D, c.L, c.k, c.zero
+    DD = D * D
+    e, c3, N0 = c.e, c.c3, c.N0
     b, c1, P0, Df = c.b, c.c1, c.P0, c.Df
-    U = Df * D  # type: ignore[operator]
-    if P1 != P + k * m:
-        _reject(fail, ProofViolation("w_f.w_{t+1} = w_f.w_t + eta*y_n*w_f.x_n", t,
-                                     Fraction(P1, U), "=", Fraction(P + k * m, U)))
-    if b * (P1 - P) < c1:  # type: ignore[operator]
-        _reject(fail, ProofViolation("w_f.w_{t+1} >= w_f.w_t + eta*rho", t, Fraction(P1, U),
-                                     ">=", Fraction(b * P + c1, b * U)))  # type: ignore
-    if b * (P1 - P0) < t1 * c1:  # type: ignore[operator]
-        name = ("w_f.w_{t+1} >= (t+1)*eta*rho" if c.classical else
-                "w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho")
-        _reject(fail, ProofViolation(name, t, Fraction(P1, U), ">=", _A(c, t1)))
-    # cosine bound, squared: (w_f·w)² B ≥ A² ‖w‖² where A = w_f·w₀ + tηρ ≥ 0
-    A_num = b * P0 + t1 * c1  # type: ignore[operator]
-    if A_num >= 0 and P1 >= 0:
-        B_num = e * N0 + t1 * c3
-        if P1 * P1 * B_num * b * b < A_num * A_num * N1 * e:
+    for y, S, N, N1, P, P1 in updates:
+        if not is_mistake(S, y, zero):
+            _reject(fail, ProofViolation(
+                f"the update is a mistake under the {zero!r} convention", t,
+                f"y w_t.x = {Fraction(y * S, D * L)}", "is", "a mistake"))
+        if y * S > 0:
+            _reject(fail, ProofViolation("mistake hypothesis: y_n w_t.x_n <= 0", t,
+                                         Fraction(y * S, D * L), "<=", 0))
+        if e * (N1 - N) > c3:
+            _reject(fail, ProofViolation("||w_{t+1}||^2 <= ||w_t||^2 + eta^2*R^2", t,
+                                         Fraction(N1, DD), "<=", Fraction(e * N + c3, e * DD)))
+        t1 = t + 1
+        if e * (N1 - N0) > t1 * c3:
+            name = ("||w_{t+1}||^2 <= (t+1)*eta^2*R^2" if c.classical else
+                    "||w_{t+1}||^2 <= ||w_0||^2 + (t+1)*eta^2*R^2")
+            _reject(fail, ProofViolation(name, t, Fraction(N1, DD), "<=", _B(c, t1)))
+        if b is None:
+            t = t1
+            continue
+        U = Df * D  # type: ignore[operator]
+        if b * (P1 - P) < c1:  # type: ignore[operator]
+            _reject(fail, ProofViolation("w_f.w_{t+1} >= w_f.w_t + eta*rho", t, Fraction(P1, U),
+                                         ">=", Fraction(b * P + c1, b * U)))  # type: ignore
+        if b * (P1 - P0) < t1 * c1:  # type: ignore[operator]
+            name = ("w_f.w_{t+1} >= (t+1)*eta*rho" if c.classical else
+                    "w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho")
+            _reject(fail, ProofViolation(name, t, Fraction(P1, U), ">=", _A(c, t1)))
+        # cosine bound, squared: (w_f·w)² B ≥ A² ‖w‖² where A = w_f·w₀ + tηρ ≥ 0
+        A_num = b * P0 + t1 * c1  # type: ignore[operator]
+        if A_num >= 0 and P1 >= 0 and \
+                P1 * P1 * (e * N0 + t1 * c3) * b * b < A_num * A_num * N1 * e:
             if c.classical:
                 R2 = Fraction(c3, k * k * L * L * e)
                 rho = Fraction(c1, k * L * Df * b)  # type: ignore[operator]
@@ -233,10 +286,11 @@ def check_update(c: StepConstants, t: int, y: int, S: int, q: int, N: int, N1: i
                 "generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * "
                 "||w_{t+1}||^2", t, Fraction(P1, U) ** 2 * _B(c, t1), ">=",
                 _A(c, t1) ** 2 * Fraction(N1, DD)))
-    if t1 > c.bound_updates:  # type: ignore[operator]
-        name = ("t+1 <= R^2*||w_f||^2/rho^2" if c.classical else
-                "t+1 <= generalised bound (largest T with A_T < 0 or A_T^2 <= ||w_f||^2 B_T)")
-        _reject(fail, ProofViolation(name, t, t1, "<=", c.bound))
+        if t1 > c.bound_updates:  # type: ignore[operator]
+            name = ("t+1 <= R^2*||w_f||^2/rho^2" if c.classical else
+                    "t+1 <= generalised bound (largest T with A_T < 0 or A_T^2 <= ||w_f||^2 B_T)")
+            _reject(fail, ProofViolation(name, t, t1, "<=", c.bound))
+        t = t1
 
 
 def check_equal(name: str, step: Any, value: int, expected: int, unit: int = 1,
