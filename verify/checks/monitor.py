@@ -525,12 +525,11 @@ class Monitor:
         W = self.W
         if type(W) is list:
             W = np.array(W, dtype=np.int64)          # W₀ fits: |W₀| is part of the bound
-        after = np.cumsum(rows * (self.k * np.array(ys, dtype=np.int64))[:, None], axis=0)
-        after += W
-        before = np.empty_like(after)
-        before[0] = W
-        before[1:] = after[:-1]
-        S = np.einsum("ij,ij->i", before, rows).tolist()    # Wₜ·rowₙ = wₜ·xₙ · D·L
+        after = rows * (self.k * np.array(ys, dtype=np.int64))[:, None]   # the steps k·y·row
+        np.cumsum(after, axis=0, out=after)
+        after += W                                          # row j: W after update t0 + j
+        S = [int(W.dot(rows[0]))]                           # Wₜ·rowₙ = wₜ·xₙ · D·L
+        S += np.einsum("ij,ij->i", after[:-1], rows[1:]).tolist()
         DL = self.D * self.L
         for (_, _, _, score), s in zip(pending, S):
             if score.numerator * DL != s * score.denominator:
