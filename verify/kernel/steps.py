@@ -244,7 +244,9 @@ def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int
     D, L, k, zero = c.D, c.L, c.k, c.zero
     DD = D * D
     e, c3, N0 = c.e, c.c3, c.N0
-    b, c1, P0, Df = c.b, c.c1, c.P0, c.Df
+    b, c1, P0, Df, bound_updates = c.b, c.c1, c.P0, c.Df, c.bound_updates
+    if b is not None:               # (the loop's constant products, once)
+        U, bP0, bb, eN0 = Df * D, b * P0, b * b, e * N0  # type: ignore[operator]
     for y, S, N, N1, P, P1 in updates:
         if not is_mistake(S, y, zero):
             _reject(fail, ProofViolation(
@@ -264,7 +266,6 @@ def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int
         if b is None:
             t = t1
             continue
-        U = Df * D  # type: ignore[operator]
         if b * (P1 - P) < c1:  # type: ignore[operator]
             _reject(fail, ProofViolation("w_f.w_{t+1} >= w_f.w_t + eta*rho", t, Fraction(P1, U),
                                          ">=", Fraction(b * P + c1, b * U)))  # type: ignore
@@ -273,9 +274,9 @@ def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int
                     "w_f.w_{t+1} >= w_f.w_0 + (t+1)*eta*rho")
             _reject(fail, ProofViolation(name, t, Fraction(P1, U), ">=", _A(c, t1)))
         # cosine bound, squared: (w_f·w)² B ≥ A² ‖w‖² where A = w_f·w₀ + tηρ ≥ 0
-        A_num = b * P0 + t1 * c1  # type: ignore[operator]
+        A_num = bP0 + t1 * c1  # type: ignore[operator]
         if A_num >= 0 and P1 >= 0 and \
-                P1 * P1 * (e * N0 + t1 * c3) * b * b < A_num * A_num * N1 * e:
+                P1 * P1 * (eN0 + t1 * c3) * bb < A_num * A_num * N1 * e:
             if c.classical:
                 R2 = Fraction(c3, k * k * L * L * e)
                 rho = Fraction(c1, k * L * Df * b)  # type: ignore[operator]
@@ -286,7 +287,7 @@ def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int
                 "generalised cosine bound (w_f.w_{t+1})^2 * B_{t+1} >= A_{t+1}^2 * "
                 "||w_{t+1}||^2", t, Fraction(P1, U) ** 2 * _B(c, t1), ">=",
                 _A(c, t1) ** 2 * Fraction(N1, DD)))
-        if t1 > c.bound_updates:  # type: ignore[operator]
+        if t1 > bound_updates:  # type: ignore[operator]
             name = ("t+1 <= R^2*||w_f||^2/rho^2" if c.classical else
                     "t+1 <= generalised bound (largest T with A_T < 0 or A_T^2 <= ||w_f||^2 B_T)")
             _reject(fail, ProofViolation(name, t, t1, "<=", c.bound))
