@@ -1,7 +1,8 @@
 """The cost of `pla run --check`, part by part, side by side, as ratios.
 
 1. Plain runs against monitored runs (on_update hook, and paranoid on_step) in-process.
-2. The monitor per update, with and without its int64 carrier, on the same recorded updates.
+2. The monitor per update, with and without its int64 carrier, on the same recorded updates;
+   the deferred monitor checking each block at once (session 40) and one update at a time.
 3. The certificate of the default w_f on the 400 × 1000 rational set: the near-max-margin w
    (float proposal + kernel separator and dual-bound checks) against the exact max-margin w*.
 4. Parts of the float proposal and of the kernel, each against what it replaced (issue 29):
@@ -92,6 +93,20 @@ def monitor_per_update() -> None:
           f"{slow / len(updates) * 1e6:.1f} us/update, ratio {slow / fast:.2f}; the engine's "
           f"run {engine / len(updates) * 1e6:.1f} us/update (monitor / engine "
           f"{fast / engine:.2f})")
+
+    def deferred(blocks: bool) -> None:
+        monitor = Monitor(ds, pla.RunOptions(), s.w)
+        if not blocks:                       # every block to the one-by-one path (session 39)
+            monitor._checked_as_block = lambda pending: False
+        for record in updates:
+            monitor.on_update_deferred(*record)
+        monitor.check_pending()
+
+    t = alternating({"one": lambda: deferred(False), "block": lambda: deferred(True)})
+    print(f"deferred monitor (pla run --check), CPU medians of alternating runs: each update on "
+          f"its own {t['one'] / len(updates) * 1e6:.1f} us/update, a block at once "
+          f"(session 40) {t['block'] / len(updates) * 1e6:.1f} us/update, ratio "
+          f"{t['one'] / t['block']:.2f}")
 
 
 def certificates() -> None:

@@ -36,8 +36,8 @@ from fractions import Fraction
 from operator import mul
 from typing import TYPE_CHECKING, Any, Callable
 
-from pla.runs import (Budget, EngineStats, RunOptions, Step, UpdateCallback, integer_start,
-                      visiting_order)
+from pla.runs import (Budget, EngineStats, RunOptions, ScaledUpdateCallback, Step,
+                      UpdateCallback, integer_start, visiting_order)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pla.dataset import Dataset
@@ -68,7 +68,8 @@ class _Engine:
 
     def __init__(self, ds: "Dataset", options: "RunOptions", order: list[int] | None,
                  word_limit: int, on_step: Callable[["Step"], None] | None,
-                 on_update: UpdateCallback | None, stats: EngineStats, carriers: str) -> None:
+                 on_update: UpdateCallback | None, stats: EngineStats, carriers: str,
+                 on_scaled_update: ScaledUpdateCallback | None = None) -> None:
         import numpy as np
 
         self.np = np
@@ -80,6 +81,7 @@ class _Engine:
         self.labels = ds.labels
         self.on_step = on_step
         self.on_update = on_update
+        self.on_scaled_update = on_scaled_update
         self.stats = stats
         self.pos_strict = options.zero in ("positive", "correct")  # y = +1: mistake iff s < 0
         self.neg_strict = options.zero in ("negative", "correct")  # y = −1: mistake iff s > 0
@@ -271,6 +273,8 @@ class _Engine:
         before = self.weights() if self.on_step is not None else None
         if self.on_update is not None:
             self.on_update(t, i, y, Fraction(s, self.D * self.L))
+        if self.on_scaled_update is not None:
+            self.on_scaled_update(t, i, y, s, self.D * self.L)
         self.norm2 += 2 * ky * s + ky * ky * int(self.row_norm2[i])
         if self.W64 is not None and self.norm2 <= self.limit2:
             # |Wⱼ + k·y·rowⱼ| ≤ ‖W_new‖ ≤ limit, and |k·rowⱼ| ≤ limit was checked at the start.
@@ -309,6 +313,7 @@ def run_fast(
     on_step: Callable[["Step"], None] | None = None,
     *,
     on_update: UpdateCallback | None = None,
+    on_scaled_update: ScaledUpdateCallback | None = None,
     word_limit: int = INT64_LIMIT,
     carriers: str = "float",
     stats: EngineStats | None = None,
@@ -317,7 +322,8 @@ def run_fast(
     """Run PLA on ``ds``; returns (w, updates, epochs, halted) exactly as the reference does.
 
     ``on_step`` receives every :class:`~pla.runs.Step` (built only when given);
-    ``on_update(t, index, y, score)`` is a cheap alternative that builds no vectors.
+    ``on_update(t, index, y, score)`` is a cheap alternative that builds no vectors, and
+    ``on_scaled_update(t, index, y, s, unit)`` (score = s / unit) one that builds no Fraction.
     ``word_limit`` bounds the magnitudes the int64 path may meet (default 2⁶³ − 1); a smaller
     value forces the big-integer path earlier (tests use it) and never changes the results.
     ``carriers`` is the widest choice of exact arithmetic for the scans: ``float`` (float64
@@ -337,10 +343,11 @@ def run_fast(
     engine: Any
     if carriers == "filter" or (carriers == "float" and ds.int64_rows is None):
         from pla.filtered_engine import FilteredEngine
-        engine = FilteredEngine(ds, options, permutation, on_step, on_update, stats)
+        engine = FilteredEngine(ds, options, permutation, on_step, on_update, stats,
+                                on_scaled_update)
     else:
         engine = _Engine(ds, options, permutation, word_limit, on_step, on_update, stats,
-                         carriers)
+                         carriers, on_scaled_update)
     budget = budget if budget is not None else Budget(options.max_updates)
     updates = 0
 

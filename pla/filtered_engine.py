@@ -46,7 +46,7 @@ from pla.runs import Step, integer_start
 
 if TYPE_CHECKING:  # pragma: no cover
     from pla.dataset import Dataset
-    from pla.runs import EngineStats, RunOptions, UpdateCallback
+    from pla.runs import EngineStats, RunOptions, ScaledUpdateCallback, UpdateCallback
 
 __all__ = ["FilteredEngine", "float_rows", "score_error_bound"]
 
@@ -120,7 +120,8 @@ class FilteredEngine:
 
     def __init__(self, ds: "Dataset", options: "RunOptions", order: list[int] | None,
                  on_step: Callable[["Step"], None] | None,
-                 on_update: "UpdateCallback | None", stats: "EngineStats") -> None:
+                 on_update: "UpdateCallback | None", stats: "EngineStats",
+                 on_scaled_update: "ScaledUpdateCallback | None" = None) -> None:
         import numpy as np
 
         self.np = np
@@ -135,6 +136,7 @@ class FilteredEngine:
         self.labels = ds.labels
         self.on_step = on_step
         self.on_update = on_update
+        self.on_scaled_update = on_scaled_update
         self.stats = stats
         self.pos_strict = options.zero in ("positive", "correct")
         self.neg_strict = options.zero in ("negative", "correct")
@@ -292,12 +294,15 @@ class FilteredEngine:
         """w ← w + η·y·x for the point at ``position`` (exact score s, computed if needed)."""
         i = self.row_index(position)
         y = self.labels[i]
-        hooked = self.on_update is not None or self.on_step is not None
+        hooked = self.on_update is not None or self.on_step is not None or \
+            self.on_scaled_update is not None
         if hooked and s is None:
             s = self.exact_score(position)
         before = self.weights() if self.on_step is not None else None
         if self.on_update is not None:
             self.on_update(t, i, y, Fraction(s, self.D * self.L))   # type: ignore[arg-type]
+        if self.on_scaled_update is not None:
+            self.on_scaled_update(t, i, y, s, self.D * self.L)      # type: ignore[arg-type]
         self.pending[i] = self.pending.get(i, 0) + y
         wf = self.wf
         if self.m + self.step_max[position] < 2.0**1020:      # no entry can overflow

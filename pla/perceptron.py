@@ -49,6 +49,7 @@ def run(
     on_step: StepCallback | None = None,
     options: RunOptions | None = None,
     on_update: Callable[[int, int, int, Fraction], None] | None = None,
+    on_scaled_update: Callable[[int, int, int, int, int], None] | None = None,
     timeout: float | None = RUN_DEFAULTS["timeout"],
     extra_budget: tuple[str, Callable[[], bool]] | None = None,
 ) -> Result:
@@ -68,7 +69,9 @@ def run(
     scans proved exact before each block, big integers otherwise); ``"reference"`` uses plain Fractions.  Both
     give the same steps.  ``on_step`` gets each :class:`Step` (vectors of Fractions, built only
     when asked for); ``on_update(t, index, y, score)`` is a cheap per-update hook that builds no
-    vectors (``score`` = wₜ·xₙ exactly).  ``timeout`` (seconds) stops a run that has not
+    vectors (``score`` = wₜ·xₙ exactly); ``on_scaled_update(t, index, y, s, unit)`` is the same
+    hook with the score as two ints, wₜ·xₙ = s / unit (unit > 0, not reduced), so that no
+    Fraction is built per update (the checked run's monitor listens on it).  ``timeout`` (seconds) stops a run that has not
     halted by then, like the update budget: ``halted=False``, ``stopped_by="timeout"``.
     ``extra_budget`` = (reason, test): ``test()`` is asked before each update and, when true,
     stops the run the same way with ``stopped_by=reason`` (``pla run --max-trace-bytes``).
@@ -100,9 +103,13 @@ def run(
     if engine == "reference":
         if on_update is not None:
             callback = _with_update_hook(callback, on_update)
+        if on_scaled_update is not None:
+            callback = _with_update_hook(callback, lambda t, index, y, score: on_scaled_update(
+                t, index, y, score.numerator, score.denominator))
         w, updates, epochs, halted = _reference_engine(dataset, options, callback, budget)
     else:
         w, updates, epochs, halted = run_fast(dataset, options, callback, on_update=on_update,
+                                              on_scaled_update=on_scaled_update,
                                               budget=budget)
     return Result(w=w, updates=updates, epochs=epochs, halted=halted, options=options,
                   steps=tuple(steps), stopped_by=None if halted else budget.reason,

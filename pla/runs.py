@@ -235,6 +235,9 @@ def visiting_order(n: int, options: RunOptions) -> list[int]:
 
 #: ``on_update(t, index, y, score)``: a cheap per-update hook (``score`` = wₜ·xₙ, exact).
 UpdateCallback = Callable[[int, int, int, Fraction], None]
+#: ``on_scaled_update(t, index, y, s, unit)``: the same hook with the score as two builtin ints,
+#: wₜ·xₙ = s / unit exactly (unit > 0, not reduced): no Fraction is built per update.
+ScaledUpdateCallback = Callable[[int, int, int, int, int], None]
 
 
 @dataclass

@@ -43,17 +43,28 @@ def honest_updates(ds=TRIANGLE, options=FIRST):
 HONEST = honest_updates()[0]
 
 
+def update_hook(on_update, on_scaled_update):
+    """The hook a lying engine reports to, as ``on_update(t, index, y, score)``: ``on_update``
+    itself, or the scaled hook the checked runs listen on since session 40, told the score's
+    numerator and denominator as they are (a score without them: the score over 1)."""
+    if on_scaled_update is None:
+        return on_update
+    return lambda t, n, y, score: on_scaled_update(
+        t, n, y, getattr(score, "numerator", score), getattr(score, "denominator", 1))
+
+
 def lying_run(monkeypatch, rewrite, after=None):
     """Make ``pla.run`` an engine that runs honestly but reports ``rewrite(updates)`` to the
     hook (a list of (t, index, y, score)) and returns ``after(result)``."""
     real_run = pla.run
 
-    def run(*args, on_update=None, **kwargs):
+    def run(*args, on_update=None, on_scaled_update=None, **kwargs):
         updates = []
         result = real_run(*args, on_update=lambda *a: updates.append(a), **kwargs)
-        if on_update is not None:
+        report = update_hook(on_update, on_scaled_update)
+        if report is not None:
             for update in rewrite(updates):
-                on_update(*update)
+                report(*update)
         return result if after is None else after(result)
 
     monkeypatch.setattr(pla, "run", run)
@@ -241,12 +252,14 @@ def interrupted_run(monkeypatch, exception):
     """An engine that reports update 2 with a wrong score, then fails at update 5."""
     real_run = pla.run
 
-    def run(*args, on_update=None, **kwargs):
+    def run(*args, on_update=None, on_scaled_update=None, **kwargs):
+        report = update_hook(on_update, on_scaled_update)
+
         def hook(t, n, y, score):
             if t == 5:
                 raise exception
-            on_update(t, n, y, score + (1 if t == 2 else 0))
-        return real_run(*args, on_update=None if on_update is None else hook, **kwargs)
+            report(t, n, y, score + (1 if t == 2 else 0))
+        return real_run(*args, on_update=None if report is None else hook, **kwargs)
 
     monkeypatch.setattr(pla, "run", run)
 
@@ -276,13 +289,15 @@ def test_an_engine_that_swallows_a_violation_cannot_get_a_report(monkeypatch):
     monkeypatch.setattr(monitor_module, "DEFERRED_BLOCK", 3)
     real_run = pla.run
 
-    def run(*args, on_update=None, **kwargs):
+    def run(*args, on_update=None, on_scaled_update=None, **kwargs):
+        report = update_hook(on_update, on_scaled_update)
+
         def hook(t, n, y, score):
             try:
-                on_update(t, n, y, score + (1 if t == 1 else 0))
+                report(t, n, y, score + (1 if t == 1 else 0))
             except ProofViolation:
                 pass
-        return real_run(*args, on_update=None if on_update is None else hook, **kwargs)
+        return real_run(*args, on_update=None if report is None else hook, **kwargs)
 
     monkeypatch.setattr(pla, "run", run)
     with pytest.raises(ProofViolation):

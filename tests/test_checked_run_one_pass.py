@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import pla
 from pla.generate import separable_data
 from tests.strategies import run_options, separable_datasets
+from tests.test_attacks_deferred_monitor import update_hook
 from verify.checks import checked_run
 from verify.checks.monitor import Monitor, ProofViolation
 from verify.search.certificates import certify, near_max_margin
@@ -145,10 +146,12 @@ def test_a_checked_run_catches_a_lying_engine_through_the_deferred_hook(monkeypa
     ds = pla.Dataset.from_rows([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
     real_run = pla.run
 
-    def lying_run(*args, on_update=None, **kwargs):
+    def lying_run(*args, on_update=None, on_scaled_update=None, **kwargs):
+        report = update_hook(on_update, on_scaled_update)
+
         def hook(t, n, y, score):
-            on_update(t, n, y, score + (1 if t == 2 else 0))
-        return real_run(*args, on_update=None if on_update is None else hook, **kwargs)
+            report(t, n, y, score + (1 if t == 2 else 0))
+        return real_run(*args, on_update=None if report is None else hook, **kwargs)
 
     monkeypatch.setattr(pla, "run", lying_run)
     with pytest.raises(ProofViolation, match="update t=2: the score is w_t.x_n"):

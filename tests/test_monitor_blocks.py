@@ -42,10 +42,12 @@ def _books(monitor):
             monitor.checks)
 
 
-def _deferred(ds, options, updates, blocks=True, taken=None, check_every=None, carrier=None):
-    """A monitor fed ``updates`` through ``on_update_deferred``: with ``blocks``, as a checked
-    run feeds it; without, every block is refused to the one-by-one path (the baseline).
-    ``taken`` collects what each block check returned."""
+def _deferred(ds, options, updates, blocks=True, taken=None, check_every=None, carrier=None,
+              scaled=False):
+    """A monitor fed ``updates`` through ``on_update_deferred`` (``scaled``: through
+    ``on_scaled_update_deferred``, each score as its numerator and denominator): with
+    ``blocks``, as a checked run feeds it; without, every block is refused to the one-by-one
+    path (the baseline).  ``taken`` collects what each block check returned."""
     monitor = _monitor(ds, options)
     if check_every is not None:
         monitor.check_every = check_every
@@ -60,8 +62,12 @@ def _deferred(ds, options, updates, blocks=True, taken=None, check_every=None, c
         return taken_now
 
     monitor._checked_as_block = spy
-    for update in updates:
-        monitor.on_update_deferred(*update)
+    for t, n, y, score in updates:
+        if scaled:
+            monitor.on_scaled_update_deferred(t, n, y, getattr(score, "numerator", score),
+                                              getattr(score, "denominator", 1))
+        else:
+            monitor.on_update_deferred(t, n, y, score)
     monitor.check_pending()
     return monitor
 
@@ -86,10 +92,11 @@ def test_blocks_keep_the_same_books_and_report(ds, data):
         taken = []
         blocks = _deferred(ds, options, updates, True, taken, check_every)
         one = _deferred(ds, options, updates, False, None, check_every)
+        scaled = _deferred(ds, options, updates, True, None, check_every, scaled=True)
     finally:
         monitor_module.DEFERRED_BLOCK = default_block
-    assert _books(blocks) == _books(one)
-    assert blocks.finish(result) == one.finish(result)
+    assert _books(blocks) == _books(one) == _books(scaled)
+    assert blocks.finish(result) == one.finish(result) == scaled.finish(result)
     if updates and blocks._int64_updates >= len(updates):
         assert taken and all(taken)       # the block path, not the fallback, was checked
 
@@ -118,6 +125,47 @@ def test_a_lie_gets_the_same_violation_in_a_block_as_one_by_one(how, at):
     blocks = _violation(lambda: _deferred(TRIANGLE, FIRST, lied, True, taken))
     assert blocks == one and one[1] in (at, at + 1)
     assert taken == [False]       # a lie sends the block to the one-by-one path
+    if how != "float":            # (a float score has no numerator to tell through ints)
+        assert _violation(lambda: _deferred(TRIANGLE, FIRST, lied, scaled=True)) == one
+
+
+class Int(int):
+    """An int subclass: its comparisons and products are its own."""
+
+
+@pytest.mark.parametrize("s, unit", [(7.0, 1), (7, 0), (-7, -1), (7, True), (Int(7), 1),
+                                     (7, Int(1)), (Fraction(7), 1), ("7", 1)])
+def test_the_scaled_hook_takes_two_builtin_ints_and_a_positive_unit(s, unit):
+    """Update 1 of the textbook run has the score 7 (over 1): told any other way through the
+    scaled hook, it is refused as a score that is not an exact number, at its own update."""
+    updates, result = _updates(TRIANGLE, FIRST)
+    assert updates[1][3] == 7
+    monitor = _monitor(TRIANGLE, FIRST)
+    for t, n, y, score in updates:
+        told = (s, unit) if t == 1 else (score.numerator, score.denominator)
+        monitor.on_scaled_update_deferred(t, n, y, *told)
+    with pytest.raises(ProofViolation) as caught:
+        monitor.finish(result)
+    assert (caught.value.inequality, caught.value.step) == ("the score is an exact number", 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(separable_datasets(max_n=8, max_d=3), datasets(min_n=2, max_n=8)), st.data())
+def test_every_engine_tells_the_scaled_hook_the_exact_score(ds, data):
+    """(the reference engine, and the fast one with each of its carriers: the certified float
+    filter of float-valued data included)"""
+    from pla.fast_engine import run_fast
+
+    options = data.draw(run_options(ds.dim, max_updates=40))
+    carriers = data.draw(st.sampled_from(["reference", "float", "int64", "bigint", "filter"]))
+    told, scaled = [], []
+    hooks = dict(on_update=lambda *a: told.append(a), on_scaled_update=lambda *a: scaled.append(a))
+    if carriers == "reference":
+        pla.run(ds, options=options, engine="reference", keep_steps=False, **hooks)
+    else:
+        run_fast(ds, options, carriers=carriers, **hooks)
+    assert all(type(s) is int and type(unit) is int and unit > 0 for *_, s, unit in scaled)
+    assert [(t, n, y, Fraction(s, unit)) for t, n, y, s, unit in scaled] == told
 
 
 @settings(max_examples=60, deadline=None)

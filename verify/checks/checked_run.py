@@ -279,9 +279,9 @@ def checked_run(dataset: Any, *, order: str = RUN_DEFAULTS["order"],
                 on_step(step)
         result = pla.run(dataset, options=options, engine=engine, keep_steps=False, on_step=both)
     else:
-        with monitor.deferred_checks() as on_update:
+        with monitor.deferred_checks():
             result = pla.run(dataset, options=options, engine=engine, keep_steps=False,
-                             on_update=on_update)
+                             on_scaled_update=monitor.on_scaled_update_deferred)
     return CheckedRun(result, monitor.finish(result))
 
 

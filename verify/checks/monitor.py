@@ -271,7 +271,7 @@ class Monitor:
                  unit_margin: bool = False) -> None:
         self.dataset = dataset
         self.options = options
-        self._pending: list[tuple[Any, Any, Any, Any]] = []
+        self._pending: list[tuple[Any, Any, Any, Any, Any]] = []
         self.paranoid = paranoid
         self.check_every = max(1, check_every)
         from verify.search.certificates import kernel_rows
@@ -457,7 +457,22 @@ class Monitor:
         # the score is read now, as on_update reads it (an engine's mutable object could be
         # corrected before the block is checked)
         exact = exact_fraction(score)
-        pending.append((t, index, y, exact if exact is not None else _NotExact(repr(score))))
+        if exact is None:
+            pending.append((t, index, y, _NotExact(repr(score)), None))
+        else:
+            pending.append((t, index, y, exact.numerator, exact.denominator))
+        if len(pending) >= DEFERRED_BLOCK:
+            self.check_pending()
+
+    def on_scaled_update_deferred(self, t: int, index: int, y: int, s: int, unit: int) -> None:
+        """:meth:`on_update_deferred` for the engine's ``on_scaled_update`` hook (score
+        s / unit, two builtin ints, unit > 0): the same checks, and no Fraction is built per
+        update (a score of anything else is refused when its block is checked)."""
+        pending = self._pending
+        if type(s) is not int or type(unit) is not int or unit <= 0:
+            pending.append((t, index, y, _NotExact(f"{s!r}/{unit!r}"), None))
+        else:
+            pending.append((t, index, y, s, unit))
         if len(pending) >= DEFERRED_BLOCK:
             self.check_pending()
 
@@ -492,14 +507,14 @@ class Monitor:
         if not pending or self._checked_as_block(pending):
             return
         update = self._update
-        for t, index, y, score in pending:
-            update(t, index, y, score, None)
+        for t, index, y, s, unit in pending:     # (s / unit: builtin ints, unit > 0)
+            update(t, index, y, s if unit is None else Fraction(s, unit), None)
 
-    def _checked_as_block(self, pending: list[tuple[Any, Any, Any, Any]]) -> bool:
+    def _checked_as_block(self, pending: list[tuple[Any, Any, Any, Any, Any]]) -> bool:
         """Check the kept updates ``pending`` at once, with the same inequalities and
         checkpoints as :meth:`_update` checks them one by one, when every one of them is the
         run's next update (builtin ints t = self.t, self.t + 1, ...; a row that exists, its
-        label; an exact score) and the int64 carrier holds for all of them.  wₜ₊₁ for the whole
+        label; an exact score s / unit) and the int64 carrier holds for all of them.  wₜ₊₁ for the whole
         block is one cumulative sum of the steps k·yₙ·rowₙ and the scores one row-wise product
         (every entry and partial sum within :func:`_int64_carrier`'s bound: exact); each score
         must be the engine's.  Then the kernel decides the updates between two checkpoints
@@ -512,10 +527,9 @@ class Monitor:
         if self._rows64 is None or t0 + count > self._int64_updates:
             return False
         labels, n_rows = self.labels, self.n
-        for t, (step_t, n, y, score) in enumerate(pending, t0):
+        for t, (step_t, n, y, _, unit) in enumerate(pending, t0):
             if type(step_t) is not int or step_t != t or type(n) is not int or \
-                    not 0 <= n < n_rows or type(y) is not int or y != labels[n] or \
-                    type(score) is not Fraction:
+                    not 0 <= n < n_rows or type(y) is not int or y != labels[n] or unit is None:
                 return False
         import numpy as np
 
@@ -531,8 +545,8 @@ class Monitor:
         S = [int(W.dot(rows[0]))]                           # Wₜ·rowₙ = wₜ·xₙ · D·L
         S += np.einsum("ij,ij->i", after[:-1], rows[1:]).tolist()
         DL = self.D * self.L
-        for (_, _, _, score), s in zip(pending, S):
-            if score.numerator * DL != s * score.denominator:
+        for (_, _, _, s, unit), mine in zip(pending, S):
+            if s * DL != mine * unit:
                 return False
         q = _entries(self.q, index)
         m = None if self.rho is None else _entries(self.m, index)

@@ -118,8 +118,9 @@ def checked_pla_run(dataset: Any, options: Any, separator: Any, seed: int
 
     run_options = replace(options, seed=seed)
     monitor = prepare_monitor(dataset, run_options, separator=separator)
-    with monitor.deferred_checks() as on_update:
-        result = pla.run(dataset, options=run_options, keep_steps=False, on_update=on_update)
+    with monitor.deferred_checks():
+        result = pla.run(dataset, options=run_options, keep_steps=False,
+                         on_scaled_update=monitor.on_scaled_update_deferred)
     report = monitor.finish(result)
     return seed, result.updates, result.halted, report.checks
 

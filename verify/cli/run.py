@@ -170,7 +170,8 @@ class _StepWindow:
 
 def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
             extra_callbacks: Sequence[Any] = (), on_update: Any = None,
-            timeout: float | None = None) -> tuple[Result, _StepWindow | None]:
+            timeout: float | None = None, on_scaled_update: Any = None
+            ) -> tuple[Result, _StepWindow | None]:
     """Run with the callbacks the output options need (steps window, trace writer);
     ``timeout``: the seconds left of ``--timeout`` (default: all of it)."""
     timeout = args.timeout if timeout is None else timeout
@@ -189,7 +190,8 @@ def execute(dataset: Dataset, options: RunOptions, args: argparse.Namespace,
         callbacks.append(lambda step: writer.write(step_record(step)))
     with writer if writer is not None else nullcontext():
         result = pla.run(dataset, options=options, engine=args.engine, keep_steps=False,
-                         on_step=_fan_out(callbacks), on_update=on_update, timeout=timeout,
+                         on_step=_fan_out(callbacks), on_update=on_update,
+                         on_scaled_update=on_scaled_update, timeout=timeout,
                          extra_budget=None if writer is None else ("max-trace-bytes",
                                                                    writer.full))
         if writer is not None:
@@ -306,12 +308,16 @@ def _run_and_report(dataset: Dataset, options: RunOptions, args: argparse.Namesp
     # (an interrupt or an engine error with updates kept unchecked: they are checked first)
     with monitor.deferred_checks() if deferred else nullcontext() as on_update:
         updated_rows: list[int] = []
+        on_scaled_update = None
         if args.coq:
             from verify.cli.run_coq import record_updated_rows
             callbacks, on_update = record_updated_rows(args, options, callbacks, on_update,
                                                        updated_rows)
+        elif deferred:           # (the same checks, and no Fraction built per update)
+            on_update, on_scaled_update = None, monitor.on_scaled_update_deferred
         result, window = execute(dataset, options, args, extra_callbacks=callbacks,
-                                 on_update=on_update, timeout=timeout)
+                                 on_update=on_update, on_scaled_update=on_scaled_update,
+                                 timeout=timeout)
     report = monitor.finish(result) if monitor is not None else None
     if args.json:
         fields = result_json(dataset, result)
