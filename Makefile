@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup docs serve bench clean fuzz chromium fonts coq
+.PHONY: run test setup docs serve bench clean fuzz chromium fonts coq valgrind
 
 # The install's output goes to $(VENV)/install.log and is shown only when the install fails.
 $(STAMP): pyproject.toml
@@ -85,6 +85,17 @@ coq:
 	    || echo "WARNING: could not install coq; the Coq tests will FAIL"; \
 	else echo "WARNING: no apt-get to install coq; the Coq tests will FAIL"; fi
 
+# Debian's valgrind for benchmarks/instructions.py (instruction counts of whole processes);
+# installed only when missing.  Not needed by the tests.
+valgrind:
+	@if command -v valgrind >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing valgrind for benchmarks/instructions.py"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null ) \
+	    || echo "WARNING: could not install valgrind; benchmarks/instructions.py will stop"; \
+	else echo "WARNING: no apt-get to install valgrind; benchmarks/instructions.py will stop"; fi
+
 # A longer fuzzing run of every parser (hypothesis profile "fuzz"); not part of make test.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests -k fuzz
@@ -95,13 +106,14 @@ clean:
 # The exact engine against its peers (issue 7) and how it and `pla run --check` scale (issue 17):
 # minutes; writes benchmarks/results/{engines,scaling}.json, which the Benchmarks page of the
 # docs turns into tables and a figure. scaling.py prints the check/run ratios side by side.
-bench: $(STAMP)
+bench: $(STAMP) valgrind
 	$(BIN)/python benchmarks/engines.py
 	$(BIN)/python benchmarks/check_overhead.py
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python benchmarks/scaling.py
 	$(BIN)/python benchmarks/standard_facts.py
 	$(BIN)/python benchmarks/claim_search.py
 	$(BIN)/python benchmarks/coq_check.py
+	$(BIN)/python benchmarks/instructions.py
 
 # Pocket speed (issue 6): 2,000 runs x 50 updates on 500 x 4 data, test error on 500 more points.
 .PHONY: bench-pocket

@@ -424,6 +424,12 @@ ONE_BLAS_THREAD = {**os.environ, **{name: os.environ.get(name, "1")
                                     for name in BLAS_THREAD_VARIABLES}}
 
 
+#: The shapes of the --check by shape table (n, d, kind); the k-th is generated with seed 390 + k
+#: (``benchmarks/instructions.py`` counts the same files' instructions).
+CHECK_SHAPES = [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal"),
+                (400, 1_000, "coq"), (400, 4, "decimal")]
+
+
 def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     """``pla run --check`` against ``pla run`` on every shape: whole processes (alternating,
     CPU-time medians of the per-round ratios) on 100,000 × 10 integers, 1,000 × 1,000 and
@@ -432,8 +438,7 @@ def check_by_shape(directory: Path, args: argparse.Namespace) -> dict[str, Any]:
     1,000 × 1,000 and 100,000 × 10.  ``--before-pla`` adds another installation (the code
     before a change) to both alternations."""
     shapes = [(1_000, 10, "integer"), (100, 100, "decimal"), (100, 200, "coq")] if args.quick \
-        else [(100_000, 10, "integer"), (1_000, 1_000, "decimal"), (10_000, 100, "decimal"),
-              (400, 1_000, "coq"), (400, 4, "decimal")]
+        else CHECK_SHAPES
     in_process = {(1_000, 10), (100, 200), (100_000, 10), (1_000, 1_000), (400, 1_000)}
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pla"),
                     str(ROOT / "verify")], check=True, capture_output=True)

@@ -225,9 +225,11 @@ def test_after_the_nearest_rounds_the_working_set_only_grows():
 @given(st.integers(0, 2**32 - 1), st.integers(230, 700), st.integers(19, 45))
 def test_the_fitted_start_proves_what_the_mean_start_proved(seed, n, d):
     """quadprog's first working set adds the rows of smallest margin under the least-squares
-    fit (session 37) from ``QP_FITTED_START_MIN_DIM`` coordinates on: it holds them, the
-    working sets settle on the max-margin w of the start from the mean direction alone, and the
-    kernel-checked certificate proves the same integer bound."""
+    fit (session 37), and since session 40 is the rows of smallest margin under that fit
+    refitted ``QP_REFITS`` times on its own nearest rows, from ``QP_FITTED_START_MIN_DIM``
+    coordinates on: it is those rows, the working sets settle on the max-margin w of the start
+    from the mean direction alone, and the kernel-checked certificate proves the same integer
+    bound."""
     import quadprog
 
     rng = np.random.default_rng(seed)
@@ -256,8 +258,14 @@ def test_the_fitted_start_proves_what_the_mean_start_proved(seed, n, d):
     elif A.shape[1] >= certificates.QP_FITTED_START_MIN_DIM:
         margins = certificates._fitted_margins(A)
         assert margins is not None
+        refitted = 0
+        while refitted < certificates.QP_REFITS:
+            again = certificates._fitted_margins(A, rows=certificates._smallest(margins, size))
+            if again is None:
+                break
+            margins, refitted = again, refitted + 1
         nearest = {tuple(row) for row in A[certificates._smallest(margins, size)].tolist()}
-        assert nearest <= first[0]
+        assert nearest == first[0] if refitted else nearest <= first[0]
     assert (fitted is None) == (mean is None)
     if fitted is None:
         return

@@ -6,7 +6,10 @@ results file ``benchmarks/results/engines.json`` (written by ``make bench``) wit
 marker by the scaling table of ``benchmarks/results/scaling.json``
 (:mod:`sitebuild.scaling_benchmark`), whose figure is drawn from the same file as
 ``figures/scaling.png``; the ``<!-- standard-facts-table -->`` marker by the time of each standard
-fact from ``benchmarks/results/standard_facts.json`` (:mod:`sitebuild.standard_facts_table`).
+fact from ``benchmarks/results/standard_facts.json`` (:mod:`sitebuild.standard_facts_table`);
+the ``<!-- instruction-counts -->`` marker by the instruction counts of whole ``pla run`` and
+``pla run --check`` processes from ``benchmarks/results/instructions.json``
+(:mod:`sitebuild.instruction_counts`).
 Nothing is timed at build time.
 """
 
@@ -23,6 +26,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from sitebuild.benchmark_tables import MARKER, expand_benchmark_marker
+from sitebuild.instruction_counts import MARKER as INSTRUCTIONS_MARKER
+from sitebuild.instruction_counts import expand_instruction_counts_marker
 from sitebuild.scaling_benchmark import MARKER as SCALING_MARKER
 from sitebuild.scaling_benchmark import draw_scaling_figure, expand_scaling_marker
 from sitebuild.standard_facts_table import MARKER as FACTS_MARKER
@@ -51,6 +56,8 @@ _TABLES = (
     (MARKER, "engines.json", "benchmark tables", expand_benchmark_marker),
     (SCALING_MARKER, "scaling.json", "scaling table", expand_scaling_marker),
     (FACTS_MARKER, "standard_facts.json", "standard facts table", expand_standard_facts_marker),
+    (INSTRUCTIONS_MARKER, "instructions.json", "instruction counts table",
+     expand_instruction_counts_marker),
 )
 
 

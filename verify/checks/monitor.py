@@ -514,10 +514,10 @@ class Monitor:
         """Check the kept updates ``pending`` at once, with the same inequalities and
         checkpoints as :meth:`_update` checks them one by one, when every one of them is the
         run's next update (builtin ints t = self.t, self.t + 1, ...; a row that exists, its
-        label; an exact score s / unit) and the int64 carrier holds for all of them.  wₜ₊₁ for the whole
-        block is one cumulative sum of the steps k·yₙ·rowₙ and the scores one row-wise product
-        (every entry and partial sum within :func:`_int64_carrier`'s bound: exact); each score
-        must be the engine's.  Then the kernel decides the updates between two checkpoints
+        label; an exact score s / unit) and the int64 carrier holds for all of them.  wₜ₊₁
+        for the whole block is one cumulative sum of the steps k·yₙ·rowₙ and the scores one
+        row-wise product (every entry and partial sum within :func:`_int64_carrier`'s bound:
+        exact); each score must be the engine's.  Then the kernel decides the updates between two checkpoints
         with one call (:func:`verify.kernel.steps.check_updates`) and, at each checkpoint,
         that ‖wₜ₊₁‖² and w_f·wₜ₊₁ kept by the identities equal their direct values.  Returns
         False, having checked and changed nothing, when the block is not that: the updates

@@ -839,10 +839,13 @@ QP_NEAREST_ROUNDS = 20
 #: :func:`_working_set_qp`'s first working set takes this many times its later ``size`` rows
 #: of smallest margin under each start direction (1 before session 39).
 QP_FIRST_FACTOR = 2
+#: The least-squares refits of :func:`_working_set_qp`'s start direction (0 before session 40).
+QP_REFITS = 2
 
 
 def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
-                    first_factor: int | None = None) -> tuple[Any, Any] | None:
+                    first_factor: int | None = None, refits: int | None = None
+                    ) -> tuple[Any, Any] | None:
     """(w, α) by quadprog on working sets of rows (None without quadprog, when it fails, or
     after ``rounds`` rounds).
 
@@ -866,6 +869,15 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
     39) needed 1–3 cold solves instead of 2–7 on seven generated sets of 3,000–100,000 rows in
     10–150 coordinates (10,000 × 100: 3 instead of 6) and was 1.03–1.51 times as fast
     (``benchmarks/check_overhead.py``).
+
+    With ``refits`` (default :data:`QP_REFITS`) the least-squares fit is refitted that many
+    times, each time on the first set's number of rows of smallest margin under the last fit
+    (A_S w = 1 on those rows S alone: the rows that hold the max margin are among them, and
+    their fit moves towards the max-margin w), and the first set is the rows of smallest
+    margin under the last fit alone (session 40).  On five generated sets of 3,000–20,000 rows
+    in 30–150 coordinates, two refits made the first working set the last one: one cold solve
+    instead of 2–4, a third to a half of quadprog's work (10,000 × 100: 3 solves, 444,000
+    constraint-iterations, then 1 solve, 117,000); ``refits=0`` is the start before.
     """
     try:
         import numpy as np
@@ -879,7 +891,15 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
     W = np.sort(_smallest(A @ column_sums, first))      # smallest margins of a rough direction
     fitted = _fitted_margins(A, column_sums) if fitted_start and first < n and \
         dim >= QP_FITTED_START_MIN_DIM else None
-    if fitted is not None:
+    refitted = 0
+    while fitted is not None and refitted < (QP_REFITS if refits is None else refits):
+        again = _fitted_margins(A, rows=_smallest(fitted, first))
+        if again is None:                 # (a singular fit: the last margins are kept)
+            break
+        fitted, refitted = again, refitted + 1
+    if refitted:
+        W = np.sort(_smallest(fitted, first))
+    elif fitted is not None:
         W = _index_union(n, W, _smallest(fitted, first))
     identity, zeros = np.eye(dim), np.zeros(dim)
     for round_ in range(rounds):
@@ -906,22 +926,27 @@ def _working_set_qp(A: Any, rounds: int = 100, fitted_start: bool = True,
     return None
 
 
-def _fitted_margins(A: Any, column_sums: Any = None) -> Any:
+def _fitted_margins(A: Any, column_sums: Any = None, rows: Any = None) -> Any:
     """A w for the least-squares solution w of A w = 1 (by the normal equations AᵀA w = Aᵀ1,
     ``column_sums`` being Aᵀ1 when the caller has it: a dim × dim solve), or None when AᵀA is
-    singular in floats or the margins are not finite.
+    singular in floats or the margins are not finite.  With ``rows``, w fits those rows of A
+    alone (B w = 1 for B = A[rows]), and the margins are still those of every row.
 
     >>> import numpy as np
     >>> A = np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
     >>> [round(float(m), 6) for m in _fitted_margins(A, A.sum(axis=0))]
     [1.090909, 1.090909, 0.727273]
+    >>> [round(float(m), 6) for m in _fitted_margins(A, rows=[0, 1])]
+    [1.0, 1.0, 0.666667]
     >>> _fitted_margins(np.array([[1.0, 1.0], [2.0, 2.0]])) is None
     True
     """
     import numpy as np
 
+    B = A if rows is None else A[rows]
     try:
-        w = np.linalg.solve(A.T @ A, A.sum(axis=0) if column_sums is None else column_sums)
+        w = np.linalg.solve(B.T @ B, B.sum(axis=0) if column_sums is None or rows is not None
+                            else column_sums)
     except np.linalg.LinAlgError:
         return None
     margins = A @ w
