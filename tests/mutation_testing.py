@@ -334,6 +334,7 @@ _MONITOR_TESTS = (
     "tests/test_monitor_int64.py", "tests/test_attacks_near_max_margin.py",
     "tests/test_attacks_session23.py", "tests/test_checked_run_one_pass.py",
     "tests/test_kernel_row_facts.py", "tests/test_attacks_deferred_monitor.py",
+    "tests/test_monitor_blocks.py", "tests/test_attacks_session40.py",
 )
 _CLAIMS_TESTS = (
     "tests/test_claims_translation.py", "tests/test_claims_kernel.py", "tests/test_claims.py", "tests/test_soundness_claims.py",

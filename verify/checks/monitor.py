@@ -144,10 +144,20 @@ def _fraction(value: Any) -> Fraction:
 
 
 def _scaled(values: Sequence[Fraction], D: int) -> list[int] | None:
-    """Integers V with values = V / D, or None when some value is not a multiple of 1/D."""
+    """Integers V with values = V / D, or None when some value is not a multiple of 1/D, or is
+    not a builtin int or a Fraction of builtin ints itself (an engine's value: a subclass could
+    show one number and report another as its numerator, which is all that would be read).
+
+    >>> _scaled([Fraction(1, 2), 3], 4), _scaled([Fraction(1, 3)], 4), _scaled([True], 1)
+    ([2, 12], None, None)
+    """
     out = []
     for v in values:
-        v = _fraction(v)
+        if type(v) is int:
+            out.append(v * D)
+            continue
+        if exact_fraction(v) is not v:
+            return None
         q, r = divmod(D, v.denominator)
         if r:
             return None
@@ -196,6 +206,39 @@ def _entries(values: Any, index: list[int]) -> list[int]:
     if type(values) is tuple:
         return [values[n] for n in index]
     return values[index].tolist()
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as builtin values only (a str, an int, None, a Fraction of ints: itself; a
+    tuple: its entries so), else a new object equal to nothing: what ``==`` then compares is
+    the values themselves, not an object's own comparison.
+
+    >>> _plain((Fraction(1, 2), "first", 3, None)) == (Fraction(1, 2), "first", 3, None)
+    True
+    >>> class Text(str):
+    ...     pass
+    >>> _plain(Text("first")) == "first", _plain(True) == True
+    (False, False)
+    """
+    kind = type(value)
+    if value is None or kind is str or kind is int:
+        return value
+    if kind is Fraction and exact_fraction(value) is value:
+        return value
+    if kind is tuple:
+        return tuple(map(_plain, value))
+    return object()
+
+
+def _same_options(told: Any, mine: Any) -> bool:
+    """Whether the options a run's result tells are the monitor's: the same object, or of
+    the same dataclass with equal builtin values field by field (a report shows them)."""
+    if told is mine:
+        return True
+    fields = getattr(type(mine), "__dataclass_fields__", None)
+    if type(told) is not type(mine) or fields is None:
+        return False
+    return all(_plain(getattr(told, name)) == _plain(getattr(mine, name)) for name in fields)
 
 
 def _int64_carrier(rows: Any, W0: list[int], k: int) -> tuple[Any, int]:
@@ -272,6 +315,9 @@ class Monitor:
         self.dataset = dataset
         self.options = options
         self._pending: list[tuple[Any, Any, Any, Any, Any]] = []
+        # the first violation raised (finish raises it again: an engine may catch what its hook
+        # raised and go on, but a checked run never reports after a violation)
+        self._raised: ProofViolation | None = None
         self.paranoid = paranoid
         self.check_every = max(1, check_every)
         from verify.search.certificates import kernel_rows
@@ -411,7 +457,10 @@ class Monitor:
 
     # ------------------------------------------------------------------ per update
     def _fail(self, name: str, t: Any, lhs: Any, relation: str, rhs: Any, detail: str = "") -> None:
-        raise ProofViolation(name, t, lhs, relation, rhs, detail)
+        violation = ProofViolation(name, t, lhs, relation, rhs, detail)
+        if self._raised is None:
+            self._raised = violation
+        raise violation
 
     def _reject(self, violation: ProofViolation) -> None:
         """A violation the kernel found (a subclass may collect it instead of raising)."""
@@ -550,8 +599,26 @@ class Monitor:
                 return False
         q = _entries(self.q, index)
         m = None if self.rho is None else _entries(self.m, index)
+        N, P = self.N, self.P if self.rho is not None else None
+        checks = self.checks
+        try:
+            self._check_block(t0, count, after, ys, S, q, m, N, P)
+        except ProofViolation as violation:
+            # raised, not collected, with nothing of the block kept yet: the updates up to the
+            # failing one go the one-by-one way, which keeps the books of those before it and
+            # raises the same violation (and if it did not, this one is raised: never dropped)
+            self.checks = checks
+            for t, index, y, s, unit in pending[:violation.step - t0 + 1]:
+                self._update(t, index, y, Fraction(s, unit), None)
+            raise
+        return True
+
+    def _check_block(self, t0: int, count: int, after: Any, ys: list[int], S: list[int],
+                     q: list[int], m: list[int] | None, N: int, P: int | None) -> None:
+        """The kernel's part of :meth:`_checked_as_block` (the updates t0 ... t0 + count - 1,
+        W after each in ``after``), then the books kept."""
         D, constants, reject = self.D, self.constants, self._reject
-        N, P, start = self.N, self.P if self.rho is not None else None, 0
+        start = 0
         for stop in [j + 1 for j in range(count) if (t0 + j) % self.check_every == 0] + [count]:
             if stop <= start:
                 continue
@@ -577,7 +644,6 @@ class Monitor:
         if m is not None:
             self.P = P
         self.t = t0 + count
-        return True
 
     def _update(self, step_t: int, n: int, step_y: int, score: Any,
                 engine_after: Sequence[Fraction] | None) -> None:
@@ -656,15 +722,45 @@ class Monitor:
 
     # ------------------------------------------------------------------ end of run
     def finish(self, result: Any) -> MonitorReport:
-        """Check the end of the run (T, the final w, halting, the bound) and report."""
+        """Check the end of the run (T, the final w, halting, the bound) and report.
+
+        A violation raised during the run (by a hook, and caught by the engine) is raised
+        again.  The engine's result is read as builtin values only (an int T, a bool halted, a
+        tuple of ints and Fractions of ints for w): what is checked is then what is shown."""
+        if self._raised is not None:
+            v = self._raised
+            raise ProofViolation(v.inequality, v.step, v.lhs, v.relation, v.rhs, v.detail)
         self.check_pending()
+        try:
+            return self._end_checks(result)
+        finally:        # (the end's own verdicts are not kept: another result may be asked)
+            self._raised = None
+
+    def _end_checks(self, result: Any) -> MonitorReport:
+        """:meth:`finish` after the run's updates are checked."""
         T = result.updates
         self.checks += 2
-        if T != self.t:
+        if type(T) is not int or T != self.t:
             self._fail("the number of updates T is the number of checked updates", "end", T, "=",
                        self.t)
+        if not _same_options(result.options, self.options):
+            self._fail("the run's options are the checked run's", "end", "options (engine)", "=",
+                       "options (monitor)")
+        budget = self.options.max_updates
+        if self.t > budget:
+            self._fail("T <= max_updates", "end", self.t, "<=", budget)
+        stopped_by = getattr(result, "stopped_by", None)
+        if stopped_by is not None and type(stopped_by) is not str or \
+                stopped_by == "max-updates" and self.t != budget:
+            self._fail("a run stopped by max_updates made max_updates updates", "end", self.t,
+                       "=", budget, f"stopped_by is a {type(stopped_by).__name__}")
+        halted = result.halted
+        if type(halted) is not bool:
+            self._fail("the run's halted flag is True or False", "end",
+                       f"a {type(halted).__name__}", "is", "a bool")
+            halted = True               # (collected: checked as the stronger claim)
         self.W = self.weights()
-        if _scaled(result.w, self.D) != self.W:
+        if type(result.w) is not tuple or _scaled(result.w, self.D) != self.W:
             self._fail("the final w is the last w_{t+1}", "end", "w (engine)", "=", "w (monitor)")
         # the incremental sums, recomputed directly at the end
         kernel_steps.check_equal("||w_T||^2 recomputed = ||w_T||^2 kept", "end",
@@ -674,7 +770,7 @@ class Monitor:
             kernel_steps.check_equal("w_f.w_T recomputed = w_f.w_T kept", "end",
                                      sum(map(mul, self.F, self.W)), self.P, self.Df * self.D,
                                      fail=self._reject)
-        if result.halted:
+        if halted:
             self.checks += 1
             if kernel_count_mistakes(self.kernel_rows, self.L, self.labels, self.W, self.zero):
                 for n, (row, y) in enumerate(zip(self.rows, self.labels)):
@@ -693,6 +789,6 @@ class Monitor:
             wf=self.wf, wf_kind=self.wf_kind, rho=self.rho, R2=self.R2, norm2=self.norm2,
             gamma2=gamma2, bound=bound, bound_updates=bound_updates, classical=self.classical,
             classical_bound=classical_bound, updates=T,
-            checks=inequalities_checked(T, self.wf is not None, result.halted), violations=0,
+            checks=inequalities_checked(T, self.wf is not None, halted), violations=0,
             hypothesis=HYPOTHESIS_TEXT[self.zero],
         )

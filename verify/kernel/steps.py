@@ -320,6 +320,8 @@ def check_final_count(c: StepConstants, T: int, fail: Reject | None = None) -> N
     """
     if c.bound_updates is None:
         raise KernelError("check_final_count needs a run with w_f")
+    if not is_exact_int(T):         # (an int subclass, a bool or a float decides nothing here)
+        raise KernelError(f"check_final_count: T must be an int, not {type(T).__name__}")
     if T > c.bound_updates:
         name = "T <= R^2*||w_f||^2/rho^2" if c.classical else "T <= generalised bound"
         _reject(fail, ProofViolation(name, "end", T, "<=", c.bound))
