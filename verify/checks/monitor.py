@@ -566,11 +566,13 @@ class Monitor:
         label; an exact score s / unit) and the int64 carrier holds for all of them.  wₜ₊₁
         for the whole block is one cumulative sum of the steps k·yₙ·rowₙ and the scores one
         row-wise product (every entry and partial sum within :func:`_int64_carrier`'s bound:
-        exact); each score must be the engine's.  Then the kernel decides the updates between two checkpoints
-        with one call (:func:`verify.kernel.steps.check_updates`) and, at each checkpoint,
-        that ‖wₜ₊₁‖² and w_f·wₜ₊₁ kept by the identities equal their direct values.  Returns
-        False, having checked and changed nothing, when the block is not that: the updates
-        are then checked one by one, which names the first one that lies.
+        exact); each score must be the engine's.  Then the kernel decides the updates between
+        two checkpoints with one call (:func:`verify.kernel.steps.check_updates`) and, at
+        each checkpoint, that ‖wₜ₊₁‖² and w_f·wₜ₊₁ kept by the identities equal their direct
+        values.  Returns False, having checked and changed nothing, when the block is not
+        that: the updates are then checked one by one, which names the first one that lies.
+        When the kernel refuses an update, the updates up to it are checked one by one too
+        (the books then hold those before it, as on that path) and the violation is raised.
         """
         t0, count = self.t, len(pending)
         if self._rows64 is None or t0 + count > self._int64_updates:
