@@ -71,8 +71,8 @@ def run(
     when asked for); ``on_update(t, index, y, score)`` is a cheap per-update hook that builds no
     vectors (``score`` = wₜ·xₙ exactly); ``on_scaled_update(t, index, y, s, unit)`` is the same
     hook with the score as two ints, wₜ·xₙ = s / unit (unit > 0, not reduced), so that no
-    Fraction is built per update (the checked run's monitor listens on it).  ``timeout`` (seconds) stops a run that has not
-    halted by then, like the update budget: ``halted=False``, ``stopped_by="timeout"``.
+    Fraction is built per update (the checked run's monitor listens on it).  ``timeout``
+    (seconds) stops a run that has not halted by then, like the update budget: ``halted=False``, ``stopped_by="timeout"``.
     ``extra_budget`` = (reason, test): ``test()`` is asked before each update and, when true,
     stops the run the same way with ``stopped_by=reason`` (``pla run --max-trace-bytes``).
 
