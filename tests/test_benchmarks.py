@@ -128,3 +128,29 @@ def test_the_committed_standard_facts_render_one_row_per_claim_of_the_page():
                    (ROOT / "docs" / "standard-facts.md").read_text().splitlines()
                    if line.startswith("id: ")]
     assert all(f"| `{i}` |" in text for i in ids) and "all as expected" in text
+
+
+def test_the_committed_instruction_counts_render_one_row_per_shape():
+    """benchmarks/instructions.py's results (callgrind counts of whole processes): one row per
+    shape of scaling.py's check-by-shape table, each ratio the quotient of its two counts."""
+    import doctest
+
+    import sitebuild.instruction_counts as module
+    from sitebuild.instruction_counts import MARKER as COUNTS, expand_instruction_counts_marker
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+    results = ROOT / "benchmarks" / "results" / "instructions.json"
+    report = json.loads(results.read_text())
+    page = expand_instruction_counts_marker("# I\n\n<!-- instruction-counts -->\n", results)
+    assert not COUNTS.search(page) and report["date"] in page
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from scaling import CHECK_SHAPES
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert len(report["shapes"]) == len(CHECK_SHAPES)
+    for label, row in report["shapes"].items():
+        assert row["ratio"] == row["check_instructions"] / row["run_instructions"]
+        assert f"| {label.replace(' x ', ' × ')} |" in page
+        assert f"**{row['ratio']:.2f}×**" in page
