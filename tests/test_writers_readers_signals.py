@@ -619,3 +619,55 @@ def test_a_trace_to_the_commands_own_standard_output_file_is_appended(tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
     assert '"kind":"summary"' in text and "result   halted" in text
+
+
+class _ParserOf:
+    """A stand-in for the command's parser whose one command is ``handler``."""
+
+    def __init__(self, handler):
+        self.handler = handler
+
+    def parse_args(self, argv):
+        import argparse
+        return argparse.Namespace(handler=self.handler)
+
+
+@pytest.mark.parametrize("signum, line, code", [
+    (signal.SIGTERM, "pla: terminated (SIGTERM)", 143), (signal.SIGINT, "pla: interrupted", 130)])
+def test_a_signal_that_an_import_turns_into_an_import_error_still_ends_cleanly(
+        monkeypatch, capsys, signum, line, code):
+    """What the start-up SIGTERM test met once in CI (session 40): the signal landed while
+    numpy's extension module imported ``datetime`` through ``PyCapsule_Import``, which replaces
+    whatever exception the import raised by an ImportError, and numpy raised its own
+    ImportError from that.  The command's handler had raised Terminated; a traceback came out.
+    The handlers now record the signal, and an exception that reaches the command after it
+    ends the command as that signal does, in one line."""
+    from verify.cli import command
+
+    def handler(args):
+        try:
+            signal.raise_signal(signum)           # the command's own handler raises here
+        except BaseException as exc:
+            raise ImportError('PyCapsule_Import could not import module "datetime"') from exc
+        return 0
+
+    monkeypatch.setattr(command, "build_parser", lambda: _ParserOf(handler))
+    assert command.main(["run"]) == code
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+
+
+def test_an_import_error_with_no_signal_behind_it_is_not_called_a_signal(monkeypatch):
+    """(the record is per command: an earlier command's signal says nothing of this one)"""
+    from verify.cli import command
+
+    def signalled(args):
+        signal.raise_signal(signal.SIGTERM)
+
+    def failing(args):
+        raise ImportError("a module that is not there")
+
+    monkeypatch.setattr(command, "build_parser", lambda: _ParserOf(signalled))
+    assert command.main(["run"]) == 143
+    monkeypatch.setattr(command, "build_parser", lambda: _ParserOf(failing))
+    with pytest.raises(ImportError, match="not there"):
+        command.main(["run"])

@@ -90,9 +90,22 @@ class GuardedStdout:
         return getattr(self.stream, name)
 
 
+#: The signals the command's own handlers turned into exceptions (:func:`_terminate`,
+#: :func:`_interrupt`): an exception that reaches :func:`_main` after one of them is that
+#: signal's, whatever it became on its way out (an extension module's import turns it into an
+#: ImportError: ``PyCapsule_Import could not import module "datetime"`` from numpy's import).
+_SIGNALLED: list[int] = []
+
+
 def _terminate(signum: int, frame: Any) -> None:
     from pla.files import Terminated
+    _SIGNALLED.append(signum)
     raise Terminated()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt()
 
 
 def _signal_again(unraisable: Any) -> None:
@@ -195,13 +208,14 @@ def _main(argv: Sequence[str] | None, owned: dict[int, Any]) -> int:
     # Exact results may have more digits than CPython's default int<->str limit (4300); every
     # reader bounds the digits of what it parses itself (--max-digits).
     sys.set_int_max_str_digits(0)
+    _SIGNALLED.clear()
     try:
         # The imports are done and the handlers below catch what a signal raises: from here a
         # signal unwinds (a trace ends with an incomplete line).
         if signal.SIGTERM in owned:
             signal.signal(signal.SIGTERM, _terminate)
         if signal.SIGINT in owned:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, _interrupt)
         parser = build_parser()
         args = parser.parse_args(argv)
         return args.handler(args)
@@ -223,6 +237,10 @@ def _main(argv: Sequence[str] | None, owned: dict[int, Any]) -> int:
         print(f"pla: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return exit_codes.USAGE
     except Exception as exc:
+        if _SIGNALLED:                  # (a signal's exception, changed on its way out)
+            message, code = _START_UP_EXITS[_SIGNALLED[0]]
+            sys.stderr.write(message)
+            return code
         # A proof violation can only come from the kernel, imported by whatever raised it: it
         # is looked up here rather than imported, so that `pla run` without --check does not
         # import the kernel (~70 ms of a whole process).
