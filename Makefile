@@ -51,50 +51,37 @@ docs: $(STAMP) fonts coq
 serve: $(STAMP) fonts
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:8000
 
-# Debian's chromium + chromium-driver for the browser check; installed only when missing.
-# If they cannot be installed, the browser test fails and says why (it never skips silently).
-chromium:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+# $(call apt_install,TEST,PACKAGES,WHAT FOR,WITHOUT THEM): when the shell condition TEST fails,
+# install the Debian PACKAGES with apt-get, saying what for; when they cannot be installed, a
+# WARNING says what then happens (a test that needs them fails and says why: it never skips).
+define apt_install
+	@if $(1); then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing chromium and chromium-driver for the browser test"; \
+	  echo "installing $(2) $(3)"; \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null ) \
-	    || echo "WARNING: could not install chromium; the browser test will FAIL"; \
-	else echo "WARNING: no apt-get to install chromium; the browser test will FAIL"; fi
+	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) >/dev/null ) \
+	    || echo "WARNING: could not install $(2); $(4)"; \
+	else echo "WARNING: no apt-get to install $(2); $(4)"; fi
+endef
+
+# Debian's chromium + chromium-driver for the browser check; installed only when missing.
+chromium:
+	$(call apt_install,[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ],chromium chromium-driver,for the browser test,the browser test will FAIL)
 
 # The free CJK font (Debian fonts-wqy-microhei) from which the docs build cuts the web font of
 # the audit's Chinese quotations (docs/hooks/sitebuild/cjk_font.py); installed only when missing.
-# Without it the strict docs build fails and says so.
 fonts:
-	@if [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ]; then :; \
-	elif command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing fonts-wqy-microhei for the site's Chinese quotations"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei >/dev/null ) \
-	    || echo "WARNING: could not install fonts-wqy-microhei; the docs build will FAIL"; \
-	else echo "WARNING: no apt-get to install fonts-wqy-microhei; the docs build will FAIL"; fi
+	$(call apt_install,[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ],fonts-wqy-microhei,for the site's Chinese quotations,the docs build will FAIL)
 
 # Debian's coq (coqc 8.16) for the second checker (tests/test_coq.py); installed only when
-# coqc is missing.  If it cannot be installed, the Coq tests fail and say why (never skip).
+# coqc is missing.
 coq:
-	@if command -v coqc >/dev/null 2>&1; then :; \
-	elif command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing coq for the second checker"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq coq >/dev/null ) \
-	    || echo "WARNING: could not install coq; the Coq tests will FAIL"; \
-	else echo "WARNING: no apt-get to install coq; the Coq tests will FAIL"; fi
+	$(call apt_install,command -v coqc >/dev/null 2>&1,coq,for the second checker,the Coq tests will FAIL)
 
 # Debian's valgrind for benchmarks/instructions.py (instruction counts of whole processes);
 # installed only when missing.  Not needed by the tests.
 valgrind:
-	@if command -v valgrind >/dev/null 2>&1; then :; \
-	elif command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing valgrind for benchmarks/instructions.py"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  ( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq valgrind >/dev/null ) \
-	    || echo "WARNING: could not install valgrind; benchmarks/instructions.py will stop"; \
-	else echo "WARNING: no apt-get to install valgrind; benchmarks/instructions.py will stop"; fi
+	$(call apt_install,command -v valgrind >/dev/null 2>&1,valgrind,for benchmarks/instructions.py,benchmarks/instructions.py will stop)
 
 # A longer fuzzing run of every parser (hypothesis profile "fuzz"); not part of make test.
 fuzz: $(STAMP)

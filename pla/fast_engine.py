@@ -78,6 +78,7 @@ class _Engine:
         self.n = ds.n
         self.L = ds.scale
         self.D, self.k, W = integer_start(ds, options)
+        self.unit = self.D * self.L             # a score s is wₜ·xₙ = s / unit
         self.labels = ds.labels
         self.on_step = on_step
         self.on_update = on_update
@@ -272,9 +273,9 @@ class _Engine:
         ky = self.k * y
         before = self.weights() if self.on_step is not None else None
         if self.on_update is not None:
-            self.on_update(t, i, y, Fraction(s, self.D * self.L))
+            self.on_update(t, i, y, Fraction(s, self.unit))
         if self.on_scaled_update is not None:
-            self.on_scaled_update(t, i, y, s, self.D * self.L)
+            self.on_scaled_update(t, i, y, s, self.unit)
         self.norm2 += 2 * ky * s + ky * ky * int(self.row_norm2[i])
         if self.W64 is not None and self.norm2 <= self.limit2:
             # |Wⱼ + k·y·rowⱼ| ≤ ‖W_new‖ ≤ limit, and |k·rowⱼ| ≤ limit was checked at the start.
@@ -303,7 +304,7 @@ class _Engine:
             self.W64 = None
             self._settle()
         if self.on_step is not None and before is not None:
-            self.on_step(Step(t, i, y, self.dataset.X[i], Fraction(s, self.D * self.L), before,
+            self.on_step(Step(t, i, y, self.dataset.X[i], Fraction(s, self.unit), before,
                               self.weights()))
 
 

@@ -132,6 +132,7 @@ class FilteredEngine:
         self.d = ds.dim
         self.L = ds.scale
         self.D, self.k, self.W = integer_start(ds, options)      # w = W / D; η·x = k·row / D
+        self.unit = self.D * self.L             # a score s is wₜ·xₙ = s / unit
         self.rows = ds.rows
         self.labels = ds.labels
         self.on_step = on_step
@@ -300,9 +301,9 @@ class FilteredEngine:
             s = self.exact_score(position)
         before = self.weights() if self.on_step is not None else None
         if self.on_update is not None:
-            self.on_update(t, i, y, Fraction(s, self.D * self.L))   # type: ignore[arg-type]
+            self.on_update(t, i, y, Fraction(s, self.unit))   # type: ignore[arg-type]
         if self.on_scaled_update is not None:
-            self.on_scaled_update(t, i, y, s, self.D * self.L)      # type: ignore[arg-type]
+            self.on_scaled_update(t, i, y, s, self.unit)      # type: ignore[arg-type]
         self.pending[i] = self.pending.get(i, 0) + y
         wf = self.wf
         if self.m + self.step_max[position] < 2.0**1020:      # no entry can overflow
@@ -317,6 +318,6 @@ class FilteredEngine:
         if not self.m < 2.0**1000:
             self._refloat()
         if self.on_step is not None and before is not None:
-            score = Fraction(s, self.D * self.L)                   # type: ignore[arg-type]
+            score = Fraction(s, self.unit)                   # type: ignore[arg-type]
             self.on_step(Step(t, i, y, self.dataset.X[i], score, before, self.weights()))
 

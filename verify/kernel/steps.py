@@ -29,8 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor, isqrt
-from itertools import repeat
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from verify.kernel.errors import KernelError
 from verify.kernel.exact import exact_fraction, is_exact_int
@@ -218,23 +217,18 @@ def check_updates(c: StepConstants, t: int, ys: Sequence[int], Ss: Sequence[int]
     """
     if (ms is None) != (c.b is None) or (P is None) != (c.b is None):
         raise KernelError("check_updates: a run with w_f needs ms and P, one without neither")
-    ends = [N, P]
-    k = c.k
-    kk = k * k
-
-    def chained() -> Iterator[tuple[int, int, int, int, Any, Any]]:
-        N, P = ends
-        for y, S, q, m in zip(ys, Ss, qs, repeat(None) if ms is None else ms):
-            N1 = N + 2 * k * y * S + kk * q
-            P1 = None if m is None else P + k * m
-            yield y, S, N, N1, P, P1
-            N, P = N1, P1
-        ends[:] = N, P
-
     if len(ys) != len(Ss) or len(ys) != len(qs) or (ms is not None and len(ms) != len(ys)):
         raise KernelError("check_updates: one y, S, q (and m) per update")
-    _check_steps(c, t, chained(), fail)
-    return ends[0], ends[1]
+    k = c.k
+    kk = k * k
+    updates = []
+    for y, S, q, m in zip(ys, Ss, qs, [None] * len(ys) if ms is None else ms):
+        N1 = N + 2 * k * y * S + kk * q
+        P1 = None if m is None else P + k * m
+        updates.append((y, S, N, N1, P, P1))
+        N, P = N1, P1
+    _check_steps(c, t, updates, fail)
+    return N, P
 
 
 def _check_steps(c: StepConstants, t: int, updates: Iterable[tuple[int, int, int, int, Any, Any]],
