@@ -549,3 +549,20 @@ def test_check_updates_is_check_update_on_big_integers(with_wf, data):
         n, p = n1, p1
     assert ends == (n, p)
     assert [str(v) for v in found_blocks] == [str(v) for v in found_each]
+
+
+class _Shorter(list):
+    """A list that reports one entry fewer than it iterates."""
+
+    def __len__(self):
+        return super().__len__() - 1
+
+
+def test_check_updates_checks_every_update_its_lists_iterate():
+    """(review of be87a24) The lengths are compared, but the updates checked are the ones the
+    lists iterate: a second update that is no mistake (S = 5, y = 1) is refused, not dropped
+    because the lists report one entry."""
+    c = StepConstants(k=1, e=1, c3=100, N0=0, classical=True, zero="mistake", D=1, L=1)
+    with pytest.raises(steps.ProofViolation) as caught:
+        check_updates(c, 0, _Shorter([1, 1]), _Shorter([0, 5]), _Shorter([1, 1]), 0)
+    assert caught.value.step == 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from math import floor, isqrt
 from typing import Any, Callable, Iterable, Sequence
 
@@ -222,7 +223,7 @@ def check_updates(c: StepConstants, t: int, ys: Sequence[int], Ss: Sequence[int]
     k = c.k
     kk = k * k
     updates = []
-    for y, S, q, m in zip(ys, Ss, qs, [None] * len(ys) if ms is None else ms):
+    for y, S, q, m in zip(ys, Ss, qs, repeat(None) if ms is None else ms):
         N1 = N + 2 * k * y * S + kk * q
         P1 = None if m is None else P + k * m
         updates.append((y, S, N, N1, P, P1))
