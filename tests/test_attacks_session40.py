@@ -566,3 +566,18 @@ def test_check_updates_checks_every_update_its_lists_iterate():
     with pytest.raises(steps.ProofViolation) as caught:
         check_updates(c, 0, _Shorter([1, 1]), _Shorter([0, 5]), _Shorter([1, 1]), 0)
     assert caught.value.step == 1
+
+
+@pytest.mark.parametrize("arguments", [
+    dict(ms=[1], P=None),            # a run with w_f: ms given, P missing
+    dict(ms=None, P=0),              # P given, ms missing
+    dict(ms=[1], P=0, qs=[1, 1]),    # one q too many
+    dict(ms=[1, 1], P=0),            # one m too many
+])
+def test_check_updates_refuses_each_missing_or_extra_argument_on_its_own(arguments):
+    """(mutation testing of the review: each part of the argument checks refuses by itself)"""
+    c = StepConstants(k=1, e=1, c3=1, N0=0, classical=True, zero="mistake", D=1, L=1, b=1,
+                      c1=1, P0=0, bound_updates=3, Df=1)
+    values = {"ys": [1], "Ss": [0], "qs": [1], "N": 0, **arguments}
+    with pytest.raises(KernelError):
+        check_updates(c, 0, **values)
